@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ring.c - PG021 buffer-descriptor rings over caller memory.
+ *
+ * Ownership is three contiguous arcs of the ring, tracked by three indices:
+ *
+ *   [reclaim, submit)  hardware owns them (n_hw)
+ *   [submit, fill)     filled, not yet given to hardware (n_filled)
+ *   [fill, reclaim)    free (n_free)
+ *
+ * so n_free + n_filled + n_hw == count always, and every operation moves one
+ * boundary forward.  BD memory is shared with the engine: it is accessed
+ * through volatile pointers, cleaned before the engine may fetch it and
+ * invalidated before the CPU reads what the engine wrote.  Every request is
+ * validated completely before the first BD word or register is written.
+ */
+#include "sgdma/driver.h"
+
+#define CR_IRQ_FIELDS (PG021_CR_IRQ_ALL | PG021_CR_THRESHOLD | PG021_CR_DELAY)
+#define SG_BD_FLAGS (SG_BD_SOF | SG_BD_EOF)
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static enum sg_status fail_dir(enum sg_dir dir, struct sg_error *err, enum sg_status code,
+			       uint32_t index, uint64_t value, uint64_t limit)
+{
+	if (err) {
+		err->code = code;
+		err->dir = dir;
+		err->bd_index = index;
+		err->value = value;
+		err->limit = limit;
+		err->has_snapshot = false;
+	}
+	return code;
+}
+
+static enum sg_status fail_bd(const struct sg_ring *r, struct sg_error *err, enum sg_status code,
+			      uint32_t index, uint64_t value, uint64_t limit)
+{
+	return fail_dir(r->chan->cfg.dir, err, code, index, value, limit);
+}
+
+static enum sg_status fail(const struct sg_ring *r, struct sg_error *err, enum sg_status code,
+			   uint64_t value, uint64_t limit)
+{
+	return fail_bd(r, err, code, SG_NO_INDEX, value, limit);
+}
+
+/* A failure the hardware was part of: add the register snapshot. */
+static enum sg_status fail_hw(const struct sg_ring *r, struct sg_error *err, enum sg_status code,
+			      uint32_t index, uint64_t value, uint64_t limit)
+{
+	fail_bd(r, err, code, index, value, limit);
+	if (err) {
+		sg_chan_snapshot(r->chan, &err->snap);
+		err->has_snapshot = true;
+	}
+	return code;
+}
+
+static uint64_t addr_max(const struct sg_chan *c)
+{
+	unsigned w = c->cfg.addr_width;
+
+	return w >= 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1u;
+}
+
+/* [addr, addr + len) lies below 2^addr_width (len >= 1). */
+static bool range_fits(const struct sg_chan *c, uint64_t addr, uint64_t len)
+{
+	uint64_t top = addr_max(c);
+
+	return len && addr <= top && len - 1u <= top - addr;
+}
+
+/* (i + n) % count without a division; requires i < count and n <= count. */
+static uint32_t ring_add(const struct sg_ring *r, uint32_t i, uint32_t n)
+{
+	uint64_t sum = (uint64_t)i + n;
+
+	return (uint32_t)(sum >= r->count ? sum - r->count : sum);
+}
+
+static uint32_t ring_prev(const struct sg_ring *r, uint32_t i)
+{
+	return i ? i - 1u : r->count - 1u;
+}
+
+static volatile struct pg021_bd *bd_at(const struct sg_ring *r, uint32_t i)
+{
+	return (volatile struct pg021_bd *)&r->bd[i];
+}
+
+static uint64_t bd_buffer(const volatile struct pg021_bd *b)
+{
+	return b->buffer | (uint64_t)b->buffer_msb << 32;
+}
+
+static uint64_t bd_next(const volatile struct pg021_bd *b)
+{
+	return b->nxtdesc | (uint64_t)b->nxtdesc_msb << 32;
+}
+
+/* Is this BD the last of its packet?  MM2S says so in CONTROL.TXEOF; for
+ * S2MM the stream decides, so only the caller's fill-time hint is known. */
+static bool bd_marked_eof(const struct sg_ring *r, const volatile struct pg021_bd *b)
+{
+	if (r->chan->cfg.dir == SG_MM2S)
+		return b->control & PG021_BD_CTRL_TXEOF;
+	return b->sw[0] & SG_BD_EOF;
+}
+
+/* Cache maintenance over n BDs starting at first, split at the ring's end. */
+typedef void (*cache_op)(void *ctx, const void *cpu, size_t len);
+
+static void cache_range(const struct sg_ring *r, cache_op op, uint32_t first, uint32_t n)
+{
+	uint32_t head = r->count - first;
+
+	if (!op || !n)
+		return;
+	if (n <= head) {
+		op(r->chan->plat.ctx, &r->bd[first], (size_t)n * PG021_BD_SIZE);
+		return;
+	}
+	op(r->chan->plat.ctx, &r->bd[first], (size_t)head * PG021_BD_SIZE);
+	op(r->chan->plat.ctx, &r->bd[0], (size_t)(n - head) * PG021_BD_SIZE);
+}
+
+static void clean_bds(const struct sg_ring *r, uint32_t first, uint32_t n)
+{
+	cache_range(r, r->chan->plat.ops->cache_clean, first, n);
+}
+
+static void invalidate_bds(const struct sg_ring *r, uint32_t first, uint32_t n)
+{
+	cache_range(r, r->chan->plat.ops->cache_invalidate, first, n);
+}
+
+static void barrier(const struct sg_chan *c)
+{
+	if (c->plat.ops->barrier)
+		c->plat.ops->barrier(c->plat.ctx);
+}
+
+/*
+ * Set RS on a halted channel with its IRQ settings and the cyclic bit as
+ * given in cr, then wait (bounded) for Halted to clear: a tail write that
+ * lands while the channel is still halted only records the tail and starts
+ * nothing (PG021), so Linux's xilinx_dma waits here too.
+ */
+static enum sg_status run_channel(struct sg_ring *r, uint32_t cr, struct sg_error *err)
+{
+	struct sg_chan *c = r->chan;
+	uint32_t i;
+
+	sg_chan_write(c, PG021_DMACR, cr | c->irq_cr | PG021_CR_RS);
+	for (i = 0; i < c->cfg.poll_limit; i++) {
+		if (!(sg_chan_read(c, PG021_DMASR) & PG021_SR_HALTED))
+			return SG_OK;
+	}
+	return fail_hw(r, err, SG_E_TIMEOUT, SG_NO_INDEX, c->cfg.poll_limit, c->cfg.poll_limit);
+}
+
+/* DMACR as read, without the self-clearing Reset bit, RS and the IRQ
+ * fields: the base every start sequence builds on. */
+static uint32_t cr_base(const struct sg_chan *c)
+{
+	return sg_chan_read(c, PG021_DMACR) &
+	       ~(PG021_CR_RESET | PG021_CR_RS | CR_IRQ_FIELDS);
+}
+
+/* ---- creation and layout -------------------------------------------------- */
+
+uint64_t sg_ring_bd_dev(const struct sg_ring *r, uint32_t index)
+{
+	return r->dev + (uint64_t)index * PG021_BD_SIZE;
+}
+
+uint32_t sg_ring_index_of(const struct sg_ring *r, uint64_t dev)
+{
+	uint64_t off;
+
+	if (dev < r->dev)
+		return SG_NO_INDEX;
+	off = dev - r->dev;
+	if (off & (PG021_BD_ALIGN - 1u))
+		return SG_NO_INDEX;
+	off /= PG021_BD_SIZE;   /* constant power of two: a shift */
+	return off < r->count ? (uint32_t)off : SG_NO_INDEX;
+}
+
+/*
+ * NXTDESC of BD i is BD i+1; the last points back at the first when closed
+ * and at 0 when open.  The engine follows these links on its own, so they
+ * are only rewritten while it owns no BD of this ring; otherwise the call
+ * changes nothing (r->closed tells the caller which layout is in force).
+ */
+void sg_ring_link(struct sg_ring *r, bool closed)
+{
+	uint32_t i;
+
+	if (r->n_hw || r->cyclic)
+		return;
+	for (i = 0; i < r->count; i++) {
+		volatile struct pg021_bd *b = bd_at(r, i);
+		uint64_t next = i + 1u < r->count ? sg_ring_bd_dev(r, i + 1u)
+						  : (closed ? r->dev : 0);
+
+		b->nxtdesc = (uint32_t)next;
+		b->nxtdesc_msb = (uint32_t)(next >> 32);
+	}
+	r->closed = closed;
+	clean_bds(r, 0, r->count);
+}
+
+/* Zero every word of every BD; volatile also keeps the compiler from
+ * turning the loop into a memset call we do not have. */
+static void zero_bds(struct sg_ring *r)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < r->count; i++) {
+		volatile uint32_t *w = (volatile uint32_t *)&r->bd[i];
+
+		for (k = 0; k < PG021_BD_SIZE / 4u; k++)
+			w[k] = 0;
+	}
+}
+
+static enum sg_status create_check(const struct sg_chan *c, const void *cpu, uint64_t dev,
+				   uint32_t count, struct sg_error *err)
+{
+	enum sg_dir dir = c->cfg.dir;
+
+	if (!cpu)
+		return fail_dir(dir, err, SG_E_ARG, SG_NO_INDEX, 0, 0);
+	if (dev & (PG021_BD_ALIGN - 1u))
+		return fail_dir(dir, err, SG_E_ALIGN, SG_NO_INDEX, dev, PG021_BD_ALIGN);
+	if ((uintptr_t)cpu & (PG021_BD_ALIGN - 1u))
+		return fail_dir(dir, err, SG_E_ALIGN, SG_NO_INDEX, (uintptr_t)cpu, PG021_BD_ALIGN);
+	if (count < 1)
+		return fail_dir(dir, err, SG_E_ARG, SG_NO_INDEX, count, 1);
+#if SIZE_MAX / 64u < UINT32_MAX
+	/* Cache maintenance takes the whole ring's length as a size_t. */
+	if (count > SIZE_MAX / PG021_BD_SIZE)
+		return fail_dir(dir, err, SG_E_ARG, SG_NO_INDEX, count, SIZE_MAX / PG021_BD_SIZE);
+#endif
+	if (!range_fits(c, dev, (uint64_t)count * PG021_BD_SIZE))
+		return fail_dir(dir, err, SG_E_ADDR_RANGE, SG_NO_INDEX, dev, addr_max(c));
+	return SG_OK;
+}
+
+/* BDs zeroed, linked closed, all free; nothing is written when refused. */
+enum sg_status sg_ring_create(struct sg_ring *r, struct sg_chan *c, void *cpu, uint64_t dev,
+			      uint32_t count, struct sg_error *err)
+{
+	enum sg_status st;
+
+	if (!r || !c)
+		return fail_dir(c ? c->cfg.dir : SG_MM2S, err, SG_E_ARG, SG_NO_INDEX, 0, 0);
+	st = create_check(c, cpu, dev, count, err);
+	if (st != SG_OK)
+		return st;
+
+	r->chan = c;
+	r->bd = cpu;
+	r->dev = dev;
+	r->count = count;
+	r->fill = 0;
+	r->submit = 0;
+	r->reclaim = 0;
+	r->n_free = count;
+	r->n_filled = 0;
+	r->n_hw = 0;
+	r->closed = true;
+	r->cyclic = false;
+	zero_bds(r);
+	sg_ring_link(r, true);   /* also cleans the whole ring to memory */
+	return SG_OK;
+}
+
+/* The invariants of the header comment, plus the ones cyclic mode adds. */
+enum sg_status sg_ring_check(const struct sg_ring *r)
+{
+	if (!r || !r->bd || !r->chan || !r->count)
+		return SG_E_ARG;
+	if (((uintptr_t)r->bd | r->dev) & (PG021_BD_ALIGN - 1u))
+		return SG_E_ARG;
+	if (r->fill >= r->count || r->submit >= r->count || r->reclaim >= r->count)
+		return SG_E_ARG;
+	if ((uint64_t)r->n_free + r->n_filled + r->n_hw != r->count)
+		return SG_E_ARG;
+	/* Each count is now <= count, so ring_add is exact. */
+	if (r->submit != ring_add(r, r->reclaim, r->n_hw) ||
+	    r->fill != ring_add(r, r->submit, r->n_filled))
+		return SG_E_ARG;
+	/* Cyclic: the engine loops over a closed ring and owns every BD. */
+	if (r->cyclic && (!r->closed || r->n_hw != r->count))
+		return SG_E_ARG;
+	return SG_OK;
+}
+
+/* ---- filling -------------------------------------------------------------- */
+
+/* PG021: length 1..2^length_width-1 (0 is DMAIntErr), buffer aligned to the
+ * memory-map width unless the DRE is built in, and reachable with the
+ * configured address width. */
+enum sg_status sg_ring_check_buffer(const struct sg_ring *r, uint64_t addr, uint64_t len,
+				    uint32_t flags, uint32_t index, struct sg_error *err)
+{
+	const struct sg_chan *c = r->chan;
+
+	if (flags & ~SG_BD_FLAGS)
+		return fail_bd(r, err, SG_E_ARG, index, flags, SG_BD_FLAGS);
+	if (!len)
+		return fail_bd(r, err, SG_E_LENGTH_ZERO, index, 0, 1);
+	if (len > sg_chan_max_length(c))
+		return fail_bd(r, err, SG_E_LENGTH_WIDTH, index, len, sg_chan_max_length(c));
+	if (!c->cfg.has_dre && (addr & (c->cfg.data_bytes - 1u)))
+		return fail_bd(r, err, SG_E_ALIGN, index, addr, c->cfg.data_bytes);
+	if (!range_fits(c, addr, len))
+		return fail_bd(r, err, SG_E_ADDR_RANGE, index, addr, addr_max(c));
+	return SG_OK;
+}
+
+/*
+ * CONTROL carries the length and, for MM2S, SOF/EOF.  The caller's flags also
+ * go to sw[0] (bytes 52..63 are never touched by hardware) so an S2MM EOF
+ * hint survives for validation and rearm.  STATUS is cleared: a BD whose
+ * Cmplt is still set when fetched is SGIntErr.
+ */
+static void write_bd(struct sg_ring *r, uint32_t index, uint64_t addr, uint32_t len,
+		     uint32_t flags, const uint32_t *app)
+{
+	volatile struct pg021_bd *b = bd_at(r, index);
+	uint32_t control = len;
+	uint32_t k;
+
+	if (r->chan->cfg.dir == SG_MM2S) {
+		if (flags & SG_BD_SOF)
+			control |= PG021_BD_CTRL_TXSOF;
+		if (flags & SG_BD_EOF)
+			control |= PG021_BD_CTRL_TXEOF;
+	}
+	b->buffer = (uint32_t)addr;
+	b->buffer_msb = (uint32_t)(addr >> 32);
+	b->control = control;
+	b->status = 0;
+	if (app) {
+		for (k = 0; k < PG021_BD_APP_COUNT; k++)
+			b->app[k] = app[k];
+	}
+	b->sw[0] = flags;
+}
+
+/* Free BDs [fill, fill + n) become filled: fill and n_filled grow by n,
+ * n_free shrinks by n; the other arcs are untouched. */
+static void mark_filled(struct sg_ring *r, uint32_t n)
+{
+	r->fill = ring_add(r, r->fill, n);
+	r->n_free -= n;
+	r->n_filled += n;
+}
+
+enum sg_status sg_ring_fill(struct sg_ring *r, uint32_t n, const uint64_t *addr, const uint32_t *len,
+			    const uint8_t *flags, const uint32_t *app, struct sg_error *err)
+{
+	enum sg_status st;
+	uint32_t i;
+
+	if (r->cyclic)
+		return fail(r, err, SG_E_MODE, 0, 0);
+	if (!n)
+		return SG_OK;
+	if (!addr || !len)
+		return fail(r, err, SG_E_ARG, 0, 0);
+	if (n > r->n_free)
+		return fail(r, err, SG_E_RING_FULL, n, r->n_free);
+
+	/* All of them first: a refused fill writes nothing. */
+	for (i = 0; i < n; i++) {
+		st = sg_ring_check_buffer(r, addr[i], len[i], flags ? flags[i] : 0,
+					  ring_add(r, r->fill, i), err);
+		if (st != SG_OK)
+			return st;
+	}
+	for (i = 0; i < n; i++)
+		write_bd(r, ring_add(r, r->fill, i), addr[i], len[i], flags ? flags[i] : 0,
+			 app ? &app[(size_t)i * PG021_BD_APP_COUNT] : NULL);
+	mark_filled(r, n);
+	return SG_OK;
+}
+
+/*
+ * PG021: every BD of a packet except the last must be a multiple of the
+ * stream width (else DMAIntErr).  MM2S knows its packet ends (TXEOF) and a
+ * submission must not end inside a packet; S2MM packet ends come from the
+ * stream, so only BDs the caller hinted as EOF may be a partial beat.
+ */
+enum sg_status sg_ring_validate(const struct sg_ring *r, struct sg_error *err)
+{
+	const struct sg_chan *c = r->chan;
+	uint32_t width_mask = c->cfg.data_bytes - 1u;
+	uint32_t i, index = r->submit;
+	const volatile struct pg021_bd *b = NULL;
+
+	for (i = 0; i < r->n_filled; i++, index = ring_add(r, index, 1)) {
+		uint32_t len;
+
+		b = bd_at(r, index);
+		len = b->control & PG021_BD_LEN_MASK;
+		if (!len)
+			return fail_bd(r, err, SG_E_LENGTH_ZERO, index, 0, 1);
+		if (!bd_marked_eof(r, b) && (len & width_mask))
+			return fail_bd(r, err, SG_E_STREAM_MULTIPLE, index, len,
+				       c->cfg.data_bytes);
+	}
+	if (b && c->cfg.dir == SG_MM2S && !(b->control & PG021_BD_CTRL_TXEOF))
+		return fail_bd(r, err, SG_E_PACKET_OPEN, ring_prev(r, index), 0, 0);
+	return SG_OK;
+}
+
+/* ---- submission ----------------------------------------------------------- */
+
+/*
+ * While the channel runs, a tail write makes the engine continue from the
+ * NXTDESC of the BD it last paused at, i.e. the last BD submitted on this
+ * channel.  New BDs are reachable only if that link points at the first of
+ * them.  This catches a running channel that belongs to another ring (unless
+ * the caller chained the rings), and the wrap of an open ring, whose last
+ * NXTDESC is 0.
+ */
+static bool chain_reaches(const struct sg_ring *r)
+{
+	const struct sg_ring *prev = r->chan->ring;
+
+	if (!prev)
+		return false;
+	return bd_next(bd_at(prev, ring_prev(prev, prev->submit))) ==
+	       sg_ring_bd_dev(r, r->submit);
+}
+
+/*
+ * Where a halted channel must restart: the first hardware-owned BD it has
+ * not completed (a halt finishes in-flight work, so every BD is either
+ * complete or untouched), else the first newly filled BD.  Restarting on a
+ * completed BD would be SGIntErr; skipping an untouched one would lose it.
+ */
+static uint32_t restart_index(const struct sg_ring *r)
+{
+	uint32_t i, index = r->reclaim;
+
+	invalidate_bds(r, r->reclaim, r->n_hw);
+	for (i = 0; i < r->n_hw; i++, index = ring_add(r, index, 1)) {
+		if (!(bd_at(r, index)->status & PG021_BD_STS_CMPLT))
+			return index;
+	}
+	return r->submit;
+}
+
+/* Every check of sg_ring_submit that needs no write. */
+static enum sg_status submit_check(struct sg_ring *r, bool *halted, struct sg_error *err)
+{
+	struct sg_chan *c = r->chan;
+	enum sg_status st;
+
+	if (r->cyclic || !c->has_sg)
+		return fail(r, err, SG_E_MODE, 0, 0);
+	st = sg_ring_validate(r, err);
+	if (st != SG_OK)
+		return st;
+	if (!r->n_filled)
+		return fail(r, err, SG_E_RING_EMPTY, 0, 0);
+	/* An open ring ends at its last BD: a batch may not run over it. */
+	if (!r->closed && (uint64_t)r->submit + r->n_filled > r->count)
+		return fail_bd(r, err, SG_E_ARG, r->count - 1u, r->n_filled,
+			       r->count - r->submit);
+	/* An errored channel is halted and only a reset revives it. */
+	st = sg_chan_check(c, err);
+	if (st != SG_OK)
+		return st;
+	if (c->ring && c->ring->cyclic)
+		return fail_hw(r, err, SG_E_MODE, SG_NO_INDEX, 0, 0);
+
+	*halted = sg_chan_halted(c);
+	if (!*halted && !chain_reaches(r))
+		return fail_hw(r, err, SG_E_NOT_HALTED, r->submit,
+			       sg_ring_bd_dev(r, r->submit), 0);
+	return SG_OK;
+}
+
+/*
+ * PG021 SG start: while halted write CURDESC, then set RS, then write
+ * TAILDESC (LSB, then MSB: the trigger).  While running only the tail moves.
+ */
+enum sg_status sg_ring_submit(struct sg_ring *r, struct sg_error *err)
+{
+	struct sg_chan *c = r->chan;
+	bool halted = false;
+	enum sg_status st;
+	uint32_t last, cr;
+
+	st = submit_check(r, &halted, err);
+	if (st != SG_OK)
+		return st;
+	last = ring_add(r, r->submit, r->n_filled - 1u);
+
+	clean_bds(r, r->submit, r->n_filled);
+	barrier(c);
+	if (halted) {
+		st = sg_chan_set_curdesc(c, sg_ring_bd_dev(r, restart_index(r)), err);
+		if (st != SG_OK)
+			return st;
+		cr = cr_base(c);
+		/* The cyclic bit may only change while halted: clear it first. */
+		if (cr & PG021_CR_CYCLIC) {
+			cr &= ~PG021_CR_CYCLIC;
+			sg_chan_write(c, PG021_DMACR, cr);
+		}
+		st = run_channel(r, cr, err);
+		if (st != SG_OK)
+			return st;
+	}
+	sg_chan_write_tail(c, sg_ring_bd_dev(r, last));
+
+	/* [submit, fill) moves to hardware: submit catches up with fill. */
+	r->n_hw += r->n_filled;
+	r->n_filled = 0;
+	r->submit = r->fill;
+	c->ring = r;
+	return SG_OK;
+}
+
+enum sg_status sg_ring_kick(struct sg_ring *r, uint64_t tail, struct sg_error *err)
+{
+	if (r->cyclic || !r->chan->has_sg)
+		return fail(r, err, SG_E_MODE, 0, 0);
+	if (sg_ring_index_of(r, tail) == SG_NO_INDEX)
+		return fail(r, err, SG_E_TAIL_NOT_IN_RING, tail, 0);
+	sg_chan_write_tail(r->chan, tail);
+	return SG_OK;
+}
+
+/* ---- completion ----------------------------------------------------------- */
+
+static uint32_t completion_flags(const struct sg_ring *r, const volatile struct pg021_bd *b,
+				 uint32_t status)
+{
+	uint32_t flags = 0;
+
+	if (r->chan->cfg.dir == SG_MM2S) {
+		uint32_t control = b->control;
+
+		if (control & PG021_BD_CTRL_TXSOF)
+			flags |= SG_BD_SOF;
+		if (control & PG021_BD_CTRL_TXEOF)
+			flags |= SG_BD_EOF;
+	} else {
+		if (status & PG021_BD_STS_RXSOF)
+			flags |= SG_BD_SOF;
+		if (status & PG021_BD_STS_RXEOF)
+			flags |= SG_BD_EOF;
+	}
+	return flags;
+}
+
+static bool completion_is_eof(const struct sg_ring *r, const volatile struct pg021_bd *b,
+			      uint32_t status)
+{
+	if (r->chan->cfg.dir == SG_MM2S)
+		return b->control & PG021_BD_CTRL_TXEOF;
+	return status & PG021_BD_STS_RXEOF;
+}
+
+/* Hardware-owned BDs [reclaim, reclaim + n) become free: reclaim moves
+ * forward, n_hw shrinks, n_free grows.  STATUS stays as the hardware wrote
+ * it until the BD is filled or rearmed again. */
+static void mark_reclaimed(struct sg_ring *r, uint32_t n)
+{
+	r->reclaim = ring_add(r, r->reclaim, n);
+	r->n_hw -= n;
+	r->n_free += n;
+}
+
+/*
+ * The walk stopped at a BD the engine has not completed.  If DMASR carries
+ * an error the engine will never complete it (SG fetch errors write no BD
+ * STATUS at all), so say so instead of letting the caller poll forever.
+ */
+static enum sg_status check_stalled(struct sg_ring *r, struct sg_error *err)
+{
+	uint32_t errs;
+
+	if (r->chan->ring != r)
+		return SG_OK;
+	errs = sg_chan_read(r->chan, PG021_DMASR) & PG021_SR_ERR_ALL;
+	if (!errs)
+		return SG_OK;
+	fail_hw(r, err, SG_E_HW, SG_NO_INDEX, errs, 0);
+	if (err)
+		err->bd_index = sg_ring_index_of(r, err->snap.curdesc);
+	return SG_E_HW;
+}
+
+/*
+ * Walk the hardware-owned arc in order.  Only whole packets are returned:
+ * completed BDs are collected tentatively and committed at the packet's EOF
+ * if the whole packet fits in out[].  The walk ends at the first BD that is
+ * not complete, carries an error, or whose packet does not fit.  Packets
+ * committed before an error are still returned (*n_out) and freed.
+ */
+enum sg_status sg_ring_reclaim(struct sg_ring *r, struct sg_completion *out, uint32_t max,
+			       uint32_t *n_out, struct sg_error *err)
+{
+	uint32_t done = 0, pending = 0, i, index;
+	enum sg_status st = SG_OK;
+
+	if (!n_out || (max && !out))
+		return fail(r, err, SG_E_ARG, 0, 0);
+	*n_out = 0;
+	/* Cyclic mode ignores Cmplt and never gives a BD back. */
+	if (r->cyclic)
+		return fail(r, err, SG_E_MODE, 0, 0);
+	if (!r->n_hw)
+		return SG_OK;
+
+	invalidate_bds(r, r->reclaim, r->n_hw);
+	index = r->reclaim;
+	for (i = 0; i < r->n_hw; i++, index = ring_add(r, index, 1)) {
+		const volatile struct pg021_bd *b = bd_at(r, index);
+		uint32_t status = b->status;
+		struct sg_completion *slot;
+
+		if (status & PG021_BD_STS_ERR_ALL) {
+			st = fail_hw(r, err, SG_E_HW, index, status, 0);
+			break;
+		}
+		if (!(status & PG021_BD_STS_CMPLT)) {
+			st = check_stalled(r, err);
+			break;
+		}
+		if (done + pending >= max) {
+			/* Does not fit.  If this packet alone is all there is,
+			 * no max this small can ever return it. */
+			if (!done)
+				st = fail_bd(r, err, SG_E_ARG, index, pending + 1u, max);
+			break;
+		}
+		slot = &out[done + pending];
+		slot->index = index;
+		slot->bytes = status & PG021_BD_LEN_MASK;
+		slot->status = status;
+		slot->flags = completion_flags(r, b, status);
+		pending++;
+		if (completion_is_eof(r, b, status)) {
+			done += pending;
+			pending = 0;
+		}
+	}
+
+	mark_reclaimed(r, done);
+	*n_out = done;
+	return st;
+}
+
+/*
+ * Recycle free BDs for capture: the next n free BDs (from fill) keep BUFFER,
+ * CONTROL and the fill-time flags, get STATUS cleared and count as filled.
+ * A BD that was never filled has length 0 and is refused like any bad fill.
+ */
+enum sg_status sg_ring_rearm(struct sg_ring *r, uint32_t n, struct sg_error *err)
+{
+	enum sg_status st;
+	uint32_t i;
+
+	if (r->cyclic)
+		return fail(r, err, SG_E_MODE, 0, 0);
+	if (n > r->n_free)
+		return fail(r, err, SG_E_RING_FULL, n, r->n_free);
+
+	for (i = 0; i < n; i++) {
+		uint32_t index = ring_add(r, r->fill, i);
+		const volatile struct pg021_bd *b = bd_at(r, index);
+
+		st = sg_ring_check_buffer(r, bd_buffer(b), b->control & PG021_BD_LEN_MASK,
+					  b->sw[0], index, err);
+		if (st != SG_OK)
+			return st;
+	}
+	for (i = 0; i < n; i++)
+		bd_at(r, ring_add(r, r->fill, i))->status = 0;
+	mark_filled(r, n);
+	return SG_OK;
+}
+
+/* ---- cyclic mode ---------------------------------------------------------- */
+
+/*
+ * PG021 cyclic: TAILDESC only triggers and must name an address outside the
+ * chain; the first address past the ring if the address width can express
+ * it, else the one before it.  0 means no such address exists.
+ */
+static uint64_t cyclic_tail(const struct sg_ring *r)
+{
+	uint64_t end = sg_ring_bd_dev(r, r->count);
+
+	if (end <= addr_max(r->chan) && end > r->dev)
+		return end;
+	if (r->dev >= PG021_BD_SIZE)
+		return r->dev - PG021_BD_SIZE;
+	return 0;
+}
+
+static enum sg_status cyclic_check(struct sg_ring *r, uint64_t tail, struct sg_error *err)
+{
+	struct sg_chan *c = r->chan;
+	enum sg_status st;
+
+	if (r->cyclic || !c->has_sg)
+		return fail(r, err, SG_E_MODE, 0, 0);
+	if (!r->closed)
+		return fail(r, err, SG_E_ARG, 0, 1);
+	if (r->n_filled != r->count)
+		return fail(r, err, SG_E_ARG, r->n_filled, r->count);
+	if (!tail)
+		return fail(r, err, SG_E_ADDR_RANGE, r->dev, addr_max(c));
+	st = sg_ring_validate(r, err);
+	if (st != SG_OK)
+		return st;
+	st = sg_chan_check(c, err);
+	if (st != SG_OK)
+		return st;
+	if (!sg_chan_halted(c))
+		return fail_hw(r, err, SG_E_NOT_HALTED, SG_NO_INDEX, 0, 0);
+	return SG_OK;
+}
+
+/*
+ * Order (PG021): cyclic bit while halted -> CURDESC (writable only while
+ * halted) -> RS with the IRQ settings -> TAILDESC outside the chain.
+ */
+enum sg_status sg_ring_start_cyclic(struct sg_ring *r, struct sg_error *err)
+{
+	struct sg_chan *c = r->chan;
+	uint64_t tail = cyclic_tail(r);
+	enum sg_status st;
+	uint32_t cr;
+
+	st = cyclic_check(r, tail, err);
+	if (st != SG_OK)
+		return st;
+
+	clean_bds(r, 0, r->count);
+	barrier(c);
+	cr = cr_base(c) | PG021_CR_CYCLIC;
+	sg_chan_write(c, PG021_DMACR, cr);
+	st = sg_chan_set_curdesc(c, sg_ring_bd_dev(r, r->submit), err);
+	if (st != SG_OK)
+		return st;
+	st = run_channel(r, cr, err);
+	if (st != SG_OK)
+		return st;
+	sg_chan_write_tail(c, tail);
+
+	/* The engine owns every BD until a reset: n_filled moves to n_hw. */
+	r->n_hw = r->count;
+	r->n_filled = 0;
+	r->cyclic = true;
+	c->ring = r;
+	return SG_OK;
+}

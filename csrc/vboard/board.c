@@ -1,0 +1,214 @@
+/*
+ * board.c - the virtual board: address map, CPU MMIO dispatch, virtual time
+ * and the platform-ops table the driver core runs on.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define DMA_SPAN  0x10000u
+#define GPIO_SPAN 0x10000u
+
+/* splitmix64 seeds xoshiro256**: one generator for everything random. */
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t vb_rng_next(vb_board *b)
+{
+	uint64_t *s = b->rng, r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return r;
+}
+
+uint8_t *vb_scratch(vb_board *b, uint64_t len)
+{
+	if (len > b->scratch_cap) {
+		uint8_t *n = realloc(b->scratch, len);
+		if (!n) {
+			fprintf(stderr, "sgdma virtual board: out of host memory (%llu bytes)\n",
+				(unsigned long long)len);
+			abort();
+		}
+		b->scratch = n;
+		b->scratch_cap = len;
+	}
+	return b->scratch;
+}
+
+vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_t errlen)
+{
+	vb_board *b;
+	uint64_t s = seed;
+
+	if (vb_config_check(cfg, err, errlen) < 0)
+		return NULL;
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of host memory");
+		return NULL;
+	}
+	b->cfg = *cfg;
+	for (int i = 0; i < 4; i++)
+		b->rng[i] = splitmix(&s);
+	b->clk_ps = 1e6 / cfg->dma_clock_mhz;
+	b->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
+	b->data_bytes = cfg->data_width / 8;
+	b->addr_mask = cfg->addr_width >= 64 ? UINT64_MAX : (1ull << cfg->addr_width) - 1;
+	if (vb_mem_init(b, err, errlen) < 0) {
+		vb_destroy(b);
+		return NULL;
+	}
+	vb_dma_reset(b);
+	return b;
+}
+
+void vb_destroy(vb_board *b)
+{
+	if (!b)
+		return;
+	vb_mem_fini(b);
+	vb_stream_fini(b);
+	free(b->scratch);
+	free(b);
+}
+
+const struct vb_config *vb_get_config(const vb_board *b) { return &b->cfg; }
+
+/* ---- time --------------------------------------------------------------- */
+
+uint64_t vb_now_ps(const vb_board *b) { return b->now; }
+
+/* Catch the model up to "now": process every transaction that ends by then. */
+void vb_sync(vb_board *b)
+{
+	uint64_t t;
+	while ((t = vb_dma_next_event(b)) <= b->now)
+		vb_dma_step(b, t);
+}
+
+void vb_advance_ps(vb_board *b, uint64_t ps)
+{
+	b->now += ps;
+	vb_sync(b);
+}
+
+uint64_t vb_run_until_quiet(vb_board *b, uint64_t limit_ps)
+{
+	uint64_t t;
+	while ((t = vb_dma_next_event(b)) != VB_NO_TIME && t <= limit_ps) {
+		if (t > b->now)
+			b->now = t;
+		vb_dma_step(b, t);
+	}
+	return b->now;
+}
+
+/* ---- CPU side ----------------------------------------------------------- */
+
+static bool in(uint64_t addr, uint64_t base, uint64_t span) { return addr >= base && addr - base < span; }
+
+uint32_t vb_read32(vb_board *b, uint64_t addr)
+{
+	void *p;
+	uint32_t v = 0;
+
+	b->now += vb_ns(b->cfg.mmio_read_ns);
+	b->mmio_reads++;
+	vb_sync(b);
+	if (in(addr, b->cfg.dma_base, DMA_SPAN))
+		return vb_dma_read(b, (uint32_t)(addr - b->cfg.dma_base));
+	if (in(addr, b->cfg.gpio_base, GPIO_SPAN))
+		return vb_gpio_read(b, (uint32_t)(addr - b->cfg.gpio_base));
+	p = vb_mem_ptr(b, addr, 4);
+	if (p)
+		memcpy(&v, p, 4);
+	return v;
+}
+
+void vb_write32(vb_board *b, uint64_t addr, uint32_t value)
+{
+	void *p;
+
+	b->now += vb_ns(b->cfg.mmio_write_ns);
+	b->mmio_writes++;
+	vb_sync(b);
+	if (in(addr, b->cfg.dma_base, DMA_SPAN)) {
+		vb_dma_write(b, (uint32_t)(addr - b->cfg.dma_base), value);
+		vb_sync(b);
+		return;
+	}
+	if (in(addr, b->cfg.gpio_base, GPIO_SPAN)) {
+		vb_gpio_write(b, (uint32_t)(addr - b->cfg.gpio_base), value);
+		return;
+	}
+	p = vb_mem_ptr(b, addr, 4);
+	if (p)
+		memcpy(p, &value, 4);
+}
+
+static uint64_t lines(const vb_board *b, uint64_t addr, uint64_t len)
+{
+	uint64_t l = b->cfg.cache_line_bytes;
+	if (len == 0)
+		return 0;
+	return ((addr + len + l - 1) / l) - addr / l;
+}
+
+void vb_cache_clean(vb_board *b, uint64_t addr, uint64_t len)
+{
+	vb_advance_ps(b, (uint64_t)(lines(b, addr, len) * b->cfg.cache_line_ns * 1000.0 + 0.5));
+}
+
+void vb_cache_invalidate(vb_board *b, uint64_t addr, uint64_t len)
+{
+	vb_advance_ps(b, (uint64_t)(lines(b, addr, len) * b->cfg.cache_line_ns * 1000.0 + 0.5));
+}
+
+/* ---- platform ops for the driver core ------------------------------------ */
+
+static uint32_t ops_read32(void *ctx, uint64_t reg) { return vb_read32(ctx, reg); }
+static void ops_write32(void *ctx, uint64_t reg, uint32_t v) { vb_write32(ctx, reg, v); }
+static void ops_barrier(void *ctx) { (void)ctx; }
+
+static void ops_clean(void *ctx, const void *cpu, size_t len)
+{
+	uint64_t a = vb_mem_addr(ctx, cpu);
+	if (a != SG_NO_DEV_ADDR)
+		vb_cache_clean(ctx, a, len);
+}
+
+static void ops_invalidate(void *ctx, const void *cpu, size_t len)
+{
+	uint64_t a = vb_mem_addr(ctx, cpu);
+	if (a != SG_NO_DEV_ADDR)
+		vb_cache_invalidate(ctx, a, len);
+}
+
+static uint64_t ops_dev_addr(void *ctx, const void *cpu) { return vb_mem_addr(ctx, cpu); }
+static void *ops_cpu_ptr(void *ctx, uint64_t dev, size_t len) { return vb_mem_ptr(ctx, dev, len); }
+
+static const struct sg_platform_ops vb_ops = {
+	.read32 = ops_read32,
+	.write32 = ops_write32,
+	.barrier = ops_barrier,
+	.cache_clean = ops_clean,
+	.cache_invalidate = ops_invalidate,
+	.dev_addr = ops_dev_addr,
+	.cpu_ptr = ops_cpu_ptr,
+};
+
+const struct sg_platform_ops *vb_platform_ops(void) { return &vb_ops; }

@@ -1,0 +1,155 @@
+/*
+ * internal.h - state of the virtual board's blocks.  One struct per block, as
+ * in a QEMU device model; only the files of csrc/vboard include this.
+ */
+#ifndef SGDMA_VBOARD_INTERNAL_H
+#define SGDMA_VBOARD_INTERNAL_H
+
+#include "sgdma/pg021.h"
+#include "vboard.h"
+
+/* ---- AXI DMA channel ------------------------------------------------------ */
+
+/* Where a channel's engine is.  Each busy phase ends at chan.t_next, when its
+ * transaction (BD fetch, data bursts, status write-back) has completed. */
+enum vb_phase {
+	PH_HALTED,      /* RS = 0 or stopped by an error */
+	PH_IDLE,        /* running, waiting for a tail write (SG) or LENGTH (simple) */
+	PH_FETCH,       /* SG: reading the BD at next_bd */
+	PH_DATA,        /* moving the buffer */
+	PH_STREAM_WAIT, /* S2MM: BD armed, no stream data yet */
+	PH_WRITEBACK,   /* SG: writing STATUS back */
+};
+
+struct vb_chan {
+	enum vb_chan_id id;
+	/* registers as software sees them */
+	uint32_t dmacr, dmasr;
+	uint64_t curdesc, taildesc, addr;
+	uint32_t length;
+	/* engine */
+	enum vb_phase phase;
+	uint64_t t_next;          /* end of the current phase, VB_NO_TIME if none */
+	uint64_t next_bd;         /* BD the next fetch reads */
+	bool cyclic;              /* latched when the channel starts running */
+	bool stopping;            /* RS cleared while busy: halt after this BD */
+	bool first_after_kick;    /* next fetch pays the tail-write latency */
+	struct pg021_bd bd;       /* copy of the BD being worked on */
+	uint64_t bd_addr;
+	uint32_t bd_len;          /* usable length bits of CONTROL */
+	uint32_t filled;          /* S2MM bytes written into the current buffer */
+	bool in_packet;           /* S2MM: the current packet spans BDs */
+	bool packet_sof;          /* S2MM: current BD starts a packet */
+	bool bd_eof;              /* S2MM: TLAST landed in this BD */
+	uint64_t t_first_beat;    /* MM2S: first beat of the open packet */
+	/* interrupt coalescing */
+	uint32_t thr_count;
+	uint32_t pending_pkts;    /* completed packets since the last IRQ */
+	uint64_t dly_deadline;
+	struct vb_stats stats;
+};
+
+/* ---- stream endpoints ----------------------------------------------------- */
+
+struct vb_chunk {
+	uint8_t *data;
+	uint64_t len, off;
+	bool last;
+	uint64_t t_avail;
+};
+
+struct vb_source {
+	struct vb_chunk *q;
+	size_t head, count, cap;  /* ring of chunks */
+	uint64_t pending;         /* bytes queued */
+};
+
+struct vb_sink {
+	uint8_t *data;
+	uint64_t used, cap;
+	struct vb_packet *pkts;
+	size_t n, cap_pkts;
+	uint64_t open_start;      /* offset of the packet without TLAST yet */
+	uint64_t open_first_ps;
+	bool open;
+};
+
+/* ---- AXI GPIO (PG144 register layout) ------------------------------------- */
+struct vb_gpio {
+	uint32_t data[2], tri[2];
+	uint32_t gier, ier, isr;
+};
+
+struct vb_fault {
+	uint64_t base, size;
+};
+
+struct vb_mem_region {
+	struct vb_region r;
+	uint8_t *host;
+};
+
+struct vb_board {
+	struct vb_config cfg;
+	uint64_t now;
+	uint64_t rng[4];
+	double clk_ps;            /* DMA clock period */
+	uint32_t len_mask;        /* (1 << length_width) - 1 */
+	uint32_t data_bytes;
+	uint64_t addr_mask;       /* addresses the DMA can form */
+	uint64_t reset_until;     /* soft reset in progress until then */
+	struct vb_mem_region mem[VB_MAX_REGIONS];
+	unsigned n_mem;
+	struct vb_fault faults[VB_MAX_FAULTS];
+	unsigned n_faults;
+	struct vb_chan ch[2];
+	struct vb_gpio gpio;
+	struct vb_source src;
+	struct vb_sink sink;
+	uint64_t mmio_reads, mmio_writes;
+	uint8_t *scratch;
+	uint64_t scratch_cap;
+};
+
+/* axidma.c */
+void vb_dma_reset(vb_board *b);
+uint32_t vb_dma_read(vb_board *b, uint32_t off);
+void vb_dma_write(vb_board *b, uint32_t off, uint32_t value);
+uint64_t vb_dma_next_event(const vb_board *b);
+void vb_dma_step(vb_board *b, uint64_t t);
+void vb_dma_stream_arrived(vb_board *b, uint64_t t);
+
+/* memory.c */
+int vb_mem_init(vb_board *b, char *err, size_t errlen);
+void vb_mem_fini(vb_board *b);
+/* 0 ok, else the DMASR-style outcome of a DMA access: PG021 DecErr or SlvErr. */
+enum vb_access { VB_ACC_OK = 0, VB_ACC_DECERR, VB_ACC_SLVERR };
+enum vb_access vb_dma_access(vb_board *b, uint64_t addr, uint64_t len, uint8_t **host);
+
+/* stream.c */
+void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last,
+		  uint64_t t_first, uint64_t t_last);
+void vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t);
+/* Take up to max bytes available at time t, stopping after TLAST. */
+uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
+uint64_t vb_source_next_time(const vb_board *b);
+void vb_stream_fini(vb_board *b);
+
+/* gpio.c */
+uint32_t vb_gpio_read(vb_board *b, uint32_t off);
+void vb_gpio_write(vb_board *b, uint32_t off, uint32_t value);
+
+/* board.c */
+uint64_t vb_rng_next(vb_board *b);
+/* Board-owned temporary buffer of at least len bytes (aborts if the host is out of memory). */
+uint8_t *vb_scratch(vb_board *b, uint64_t len);
+static inline uint64_t vb_clocks(const vb_board *b, double clocks)
+{
+	return (uint64_t)(clocks * b->clk_ps + 0.5);
+}
+static inline uint64_t vb_ns(double ns)
+{
+	return (uint64_t)(ns * 1000.0 + 0.5);
+}
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * memory.c - the DDR apertures of the address map, as lazily mapped host
+ * memory: a 512 MiB region costs address space, not RSS, until it is touched.
+ */
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+
+int vb_mem_init(vb_board *b, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < b->cfg.n_ddr; i++) {
+		const struct vb_region *r = &b->cfg.ddr[i];
+		void *p = mmap(NULL, r->size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED) {
+			snprintf(err, errlen, "ddr.%s: cannot reserve %llu bytes of host address space",
+				 r->name, (unsigned long long)r->size);
+			return -1;
+		}
+		b->mem[i].r = *r;
+		b->mem[i].host = p;
+		b->n_mem = i + 1;
+	}
+	return 0;
+}
+
+void vb_mem_fini(vb_board *b)
+{
+	for (unsigned i = 0; i < b->n_mem; i++)
+		munmap(b->mem[i].host, b->mem[i].r.size);
+	b->n_mem = 0;
+}
+
+static struct vb_mem_region *find(vb_board *b, uint64_t addr, uint64_t len)
+{
+	for (unsigned i = 0; i < b->n_mem; i++) {
+		struct vb_mem_region *m = &b->mem[i];
+		if (addr >= m->r.base && len <= m->r.size && addr - m->r.base <= m->r.size - len)
+			return m;
+	}
+	return NULL;
+}
+
+void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len)
+{
+	struct vb_mem_region *m = find(b, addr, len ? len : 1);
+	return m ? m->host + (addr - m->r.base) : NULL;
+}
+
+uint64_t vb_mem_addr(const vb_board *b, const void *host)
+{
+	const uint8_t *p = host;
+	for (unsigned i = 0; i < b->n_mem; i++) {
+		const struct vb_mem_region *m = &b->mem[i];
+		if (p >= m->host && p < m->host + m->r.size)
+			return m->r.base + (uint64_t)(p - m->host);
+	}
+	return SG_NO_DEV_ADDR;
+}
+
+int vb_region_count(const vb_board *b) { return (int)b->n_mem; }
+
+const struct vb_region *vb_region_at(const vb_board *b, int i)
+{
+	return i >= 0 && (unsigned)i < b->n_mem ? &b->mem[i].r : NULL;
+}
+
+int vb_inject_slverr(vb_board *b, uint64_t base, uint64_t size)
+{
+	if (b->n_faults >= VB_MAX_FAULTS || size == 0)
+		return -1;
+	b->faults[b->n_faults].base = base;
+	b->faults[b->n_faults].size = size;
+	b->n_faults++;
+	return 0;
+}
+
+void vb_clear_faults(vb_board *b) { b->n_faults = 0; }
+
+/* A DMA master's view: DECERR where nothing is mapped (the interconnect
+ * decodes no slave), SLVERR where a fault was injected. */
+enum vb_access vb_dma_access(vb_board *b, uint64_t addr, uint64_t len, uint8_t **host)
+{
+	struct vb_mem_region *m;
+
+	if (len == 0)
+		len = 1;
+	if (addr > b->addr_mask || len - 1 > b->addr_mask - addr)
+		return VB_ACC_DECERR;
+	m = find(b, addr, len);
+	if (!m)
+		return VB_ACC_DECERR;
+	for (unsigned i = 0; i < b->n_faults; i++) {
+		const struct vb_fault *f = &b->faults[i];
+		if (addr < f->base + f->size && f->base < addr + len)
+			return VB_ACC_SLVERR;
+	}
+	*host = m->host + (addr - m->r.base);
+	return VB_ACC_OK;
+}

@@ -1,0 +1,133 @@
+/*
+ * vboard.h - the sgdma virtual board: an FPGA SoC's AXI DMA, its memory and
+ * stream endpoints, register-exact and in virtual time.
+ *
+ * Time is in picoseconds.  It advances with every CPU MMIO access (the preset's
+ * per-access cost) and with vb_advance(); the model does its work lazily up to
+ * "now" whenever it is observed (vb_sync).  All randomness comes from one
+ * seeded generator, so a seed fixes every number.
+ *
+ * Hosted C (uses libc and mmap); the driver core never includes this file.
+ */
+#ifndef SGDMA_VBOARD_H
+#define SGDMA_VBOARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sgdma/platform.h"
+
+#define VB_MAX_REGIONS   8
+#define VB_MAX_FAULTS    16
+#define VB_NAME_LEN      32
+#define VB_NO_TIME       UINT64_MAX
+
+struct vb_region {
+	char name[VB_NAME_LEN];
+	uint64_t base;
+	uint64_t size;
+};
+
+/* Build options and costs; every field is settable by its preset key. */
+struct vb_config {
+	char name[VB_NAME_LEN];
+	/* AXI DMA build */
+	uint64_t dma_base;
+	unsigned include_sg;
+	unsigned addr_width;
+	unsigned length_width;
+	unsigned data_width;          /* bits, stream and memory map */
+	unsigned max_burst;           /* beats */
+	unsigned has_dre;
+	unsigned dly_timer_resolution;/* SG clocks per IRQDelay unit (PG021 c_dlytmr_resolution) */
+	unsigned reset_clocks;        /* soft reset duration after in-flight work */
+	double dma_clock_mhz;
+	/* memory seen by the DMA (fixed latency until the DDR4 model replaces it) */
+	double mem_read_latency_ns;
+	double mem_write_latency_ns;
+	/* CPU side */
+	double mmio_read_ns;
+	double mmio_write_ns;
+	double cache_line_ns;
+	unsigned cache_line_bytes;
+	/* address map */
+	uint64_t gpio_base;
+	struct vb_region ddr[VB_MAX_REGIONS];
+	unsigned n_ddr;
+	/* stream endpoints */
+	unsigned loopback;            /* MM2S stream wired to S2MM input */
+	unsigned sink_record;         /* keep MM2S packet bytes */
+};
+
+typedef struct vb_board vb_board;
+
+enum vb_chan_id { VB_MM2S = 0, VB_S2MM = 1 };
+
+void vb_config_defaults(struct vb_config *cfg);
+/* Set by key ("dma.data_width", "ddr.pl.base", ...); -1 if the key is unknown. */
+int vb_config_set(struct vb_config *cfg, const char *key, double value);
+int vb_config_get(const struct vb_config *cfg, const char *key, double *value);
+/* Load a preset file (the TOML subset presets use).  0 or -1 with err filled. */
+int vb_config_load(struct vb_config *cfg, const char *path, char *err, size_t errlen);
+/* Check consistency; 0 or -1 with a message naming the field and its limit. */
+int vb_config_check(const struct vb_config *cfg, char *err, size_t errlen);
+
+vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_t errlen);
+void vb_destroy(vb_board *b);
+const struct vb_config *vb_get_config(const vb_board *b);
+
+/* CPU MMIO: charge the access cost, catch the model up, then access. */
+uint32_t vb_read32(vb_board *b, uint64_t addr);
+void vb_write32(vb_board *b, uint64_t addr, uint32_t value);
+
+/* Time. */
+uint64_t vb_now_ps(const vb_board *b);
+void vb_advance_ps(vb_board *b, uint64_t ps);
+void vb_sync(vb_board *b);
+/* Run the model until both channels have nothing left to do or the limit;
+ * returns the time reached (for benchmarks and timing-only runs). */
+uint64_t vb_run_until_quiet(vb_board *b, uint64_t limit_ps);
+
+/* Memory. */
+void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len);
+uint64_t vb_mem_addr(const vb_board *b, const void *host);
+int vb_region_count(const vb_board *b);
+const struct vb_region *vb_region_at(const vb_board *b, int i);
+/* Make DMA accesses to [base, base+size) answer SLVERR. */
+int vb_inject_slverr(vb_board *b, uint64_t base, uint64_t size);
+void vb_clear_faults(vb_board *b);
+/* CPU cache maintenance of a device range: charges time per line. */
+void vb_cache_clean(vb_board *b, uint64_t addr, uint64_t len);
+void vb_cache_invalidate(vb_board *b, uint64_t addr, uint64_t len);
+
+/* Interrupt lines (DMASR IRQ bits AND their enables). */
+bool vb_irq_pending(vb_board *b, enum vb_chan_id ch);
+
+/* MM2S sink: packets recorded by TLAST. */
+struct vb_packet {
+	uint64_t offset;      /* into the sink's byte log */
+	uint64_t length;
+	uint64_t t_first_ps;  /* first beat (TVALID) */
+	uint64_t t_last_ps;   /* TLAST beat */
+};
+size_t vb_sink_count(vb_board *b);
+const struct vb_packet *vb_sink_packet(vb_board *b, size_t i);
+const uint8_t *vb_sink_data(vb_board *b);
+uint64_t vb_sink_open_bytes(vb_board *b);  /* bytes of a packet still without TLAST */
+void vb_sink_clear(vb_board *b);
+
+/* S2MM source: queue bytes for the S2MM stream input at the current time. */
+int vb_source_send(vb_board *b, const void *data, size_t len, bool last);
+uint64_t vb_source_pending(vb_board *b);
+
+/* Counters for tests and benchmarks. */
+struct vb_stats {
+	uint64_t bd_fetches, bd_writebacks, data_bursts, bytes_moved, packets, mmio_reads, mmio_writes;
+};
+void vb_get_stats(vb_board *b, enum vb_chan_id ch, struct vb_stats *out);
+
+/* Platform ops for the driver core; ctx = the board. */
+const struct sg_platform_ops *vb_platform_ops(void);
+
+#endif /* SGDMA_VBOARD_H */
