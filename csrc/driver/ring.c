@@ -17,7 +17,10 @@
 #include "sgdma/driver.h"
 
 #define CR_IRQ_FIELDS (PG021_CR_IRQ_ALL | PG021_CR_THRESHOLD | PG021_CR_DELAY)
-#define SG_BD_FLAGS (SG_BD_SOF | SG_BD_EOF)
+#define FILL_FLAGS_ALL (SG_BD_SOF | SG_BD_EOF)
+
+/* Index arithmetic and cache ranges assume the BD struct is the BD stride. */
+_Static_assert(sizeof(struct pg021_bd) == PG021_BD_SIZE, "struct pg021_bd must be 64 bytes");
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -312,8 +315,8 @@ enum sg_status sg_ring_check_buffer(const struct sg_ring *r, uint64_t addr, uint
 {
 	const struct sg_chan *c = r->chan;
 
-	if (flags & ~SG_BD_FLAGS)
-		return fail_bd(r, err, SG_E_ARG, index, flags, SG_BD_FLAGS);
+	if (flags & ~FILL_FLAGS_ALL)
+		return fail_bd(r, err, SG_E_ARG, index, flags, FILL_FLAGS_ALL);
 	if (!len)
 		return fail_bd(r, err, SG_E_LENGTH_ZERO, index, 0, 1);
 	if (len > sg_chan_max_length(c))

@@ -1,0 +1,11 @@
+/* sleep.h - busy waits of the Xilinx standalone BSP; on the virtual board they
+ * advance virtual time. */
+#ifndef SGDMA_BSP_SLEEP_H
+#define SGDMA_BSP_SLEEP_H
+
+#include "xil_types.h"
+
+int usleep(unsigned long useconds);
+unsigned sleep(unsigned int seconds);
+
+#endif
