@@ -1,0 +1,45 @@
+"""Board presets: the C reader and tomllib agree, every number has a source, memory is lazy."""
+import resource
+
+import numpy as np
+import pytest
+
+import sgdma
+from sgdma import presets
+
+
+@pytest.mark.parametrize("name", presets.names())
+def test_c_reader_matches_toml(name):
+    board = sgdma.VirtualBoard(name)
+    rows = presets.entries(presets.load(name))
+    assert rows
+    for key, value, unit, source in rows:
+        assert source.strip(), f"{name}: {key} has no source"
+        assert board.option(key) == pytest.approx(float(value)), key
+
+
+@pytest.mark.parametrize("name", presets.names())
+def test_every_timing_number_says_where_it_came_from(name):
+    for key, value, unit, source in presets.entries(presets.load(name)):
+        if unit in ("ns", "MHz", "clock"):
+            words = ("calibrated", "assumed", "PG021", "S0", "UG", "ideal", "TRM")
+            assert any(w in source for w in words), f"{name}: {key}: {source!r}"
+
+
+def test_large_aperture_costs_no_rss():
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    boards = [sgdma.VirtualBoard("zcu111") for _ in range(4)]   # 4 x 4.5 GiB of apertures
+    buf = boards[0].allocate(1 << 20, np.uint8)
+    buf[:] = 1
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert (after - before) * 1024 < 256 << 20                  # KiB on Linux
+
+
+def test_info_lists_address_map():
+    from click.testing import CliRunner
+
+    from sgdma.cli import main
+
+    out = CliRunner().invoke(main, ["info", "--board", "zcu111"])
+    assert out.exit_code == 0, out.output
+    assert "0x0080000000" in out.output and "S0" in out.output and "256-bit" in out.output
