@@ -145,9 +145,14 @@ def test_non_multiple_middle_bd_hardware_bits(rig):
     ring.fill([buf.physical_address, buf.physical_address + 64], [64, 64],
               flags=[P.SG_BD_SOF, P.SG_BD_EOF])
     ring.bds["control"][0] = 40 | P.BD_CTRL_TXSOF
-    ring.submit()
+    with pytest.raises(sgdma.StreamWidthError):
+        ring.submit()                              # the driver re-reads BD memory at submit
+    ch = dma.mm2s
+    ch.set_curdesc(ring.address)                   # raw start, as a careless driver would
+    ch._c.write(P.DMACR, ch._c.read(P.DMACR) | P.CR_RS)
+    ch.write_tail(ring.bd_address(1))
     with pytest.raises(sgdma.HardwareError) as e:
-        ring.wait()
+        ch.wait_idle()
     assert e.value.snapshot["dmasr"] & P.SR_DMAINTERR
     assert ring.bds["status"][0] & P.BD_STS_INTERR
 

@@ -7,7 +7,8 @@ from sgdma import pg021 as P
 
 
 def make(preset="zcu111", **kw):
-    board = sgdma.VirtualBoard(preset, seed=1, loopback=True, **kw)
+    kw.setdefault("loopback", True)
+    board = sgdma.VirtualBoard(preset, seed=1, **kw)
     dma = sgdma.AxiDma(board)
     dma.reset()
     return board, dma
@@ -156,9 +157,9 @@ def test_irq_threshold_through_driver():
 def test_same_seed_same_numbers():
     def run():
         board, dma = make()
-        tx, rx = dma.mm2s.ring(32), dma.s2mm.ring(32)
+        tx, rx = dma.mm2s.ring(64), dma.s2mm.ring(32)
         dst = board.allocate(32 * 2048, np.uint8)
-        rx.fill(dst.physical_address + np.arange(32, dtype=np.uint64) * 2048, np.full(32, 2048, np.uint32))
+        rx.fill(dst.physical_address + np.arange(20, dtype=np.uint64) * 2048, np.full(20, 2048, np.uint32))
         rx.submit()
         tx.add_packets([pattern(board, 1500 + i, seed=i) for i in range(20)], max_bd_bytes=512)
         tx.submit()
