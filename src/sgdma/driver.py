@@ -204,8 +204,7 @@ class Channel:
     def __init__(self, dma: "AxiDma", direction: str):
         if direction not in _DIRS:
             raise ValueError(f"direction must be 'mm2s' or 's2mm', not {direction!r}")
-        self.dma = dma
-        self.board: VirtualBoard = dma.board
+        self.board: VirtualBoard = dma.board    # no reference back to dma: no cycle keeps boards alive
         self.direction = direction
         blk = self.board.axi_dma
         self._c = _core.Chan(self.board._b, _DIRS[direction], dma.base, blk.addr_width, blk.length_width,
@@ -281,7 +280,10 @@ class Channel:
         self._c.wait_idle()
 
     def recover(self) -> dict | None:
-        """Snapshot → soft reset → re-init; returns the snapshot taken before the reset."""
+        """Snapshot → soft reset → re-init; returns the snapshot taken before the reset.
+
+        PG021's soft reset resets both channels; this re-inits only this channel's
+        ring bookkeeping.  Use ``AxiDma.recover()`` when both channels are in use."""
         return self._c.recover()
 
     # -- simple mode ----------------------------------------------------------------
@@ -320,6 +322,11 @@ class AxiDma:
     def reset(self) -> None:
         """Soft reset of the core (both channels)."""
         self.mm2s.reset()
+
+    def recover(self) -> dict:
+        """Snapshot both channels, soft reset, re-init both (a reset always hits both,
+        so both channels' ring bookkeeping is reset).  Returns the pre-reset snapshots."""
+        return {"mm2s": self.mm2s.recover(), "s2mm": self.s2mm.recover()}
 
     def registers(self) -> dict:
         return {"mm2s": self.mm2s.registers(), "s2mm": self.s2mm.registers()}

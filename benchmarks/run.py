@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""sgdma benchmarks: every figure is {value, unit, baseline, ratio}, measured side by side in one run.
+
+    python3 benchmarks/run.py [--json FILE] [--only NAME]
+
+Not tests: nothing here asserts a speed.  Wall-clock figures depend on the machine;
+compare ratios, which are measured against a baseline in the same process.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import time
+from typing import Callable
+
+import numpy as np
+
+import sgdma
+from sgdma import pg021 as P
+
+BENCHMARKS: dict[str, Callable[[], dict]] = {}
+
+
+def benchmark(fn: Callable[[], dict]) -> Callable[[], dict]:
+    BENCHMARKS[fn.__name__] = fn
+    return fn
+
+
+def best_of(fn: Callable[[], object], repeat: int = 5) -> float:
+    """Fastest of `repeat` runs, in seconds (the least disturbed by other load)."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def figure(value: float, unit: str, baseline: float, baseline_name: str, note: str = "") -> dict:
+    return {"value": value, "unit": unit, "baseline": baseline, "baseline_name": baseline_name,
+            "ratio": value / baseline if baseline else float("nan"), "note": note}
+
+
+@benchmark
+def ring_build_65536() -> dict:
+    """Build a 2^16-BD ring (validate + write every BD in C) vs a memset of the same 4 MiB."""
+    n = 1 << 16
+    board = sgdma.VirtualBoard("zcu111")
+    dma = sgdma.AxiDma(board)
+    buf = board.allocate(n * 64, np.uint8)
+    addrs = buf.physical_address + np.arange(n, dtype=np.uint64) * 64
+    lens = np.full(n, 64, np.uint32)
+    flags = np.full(n, P.SG_BD_SOF | P.SG_BD_EOF, np.uint8)
+    rings = [dma.mm2s.ring(n) for _ in range(5)]     # a fresh ring per timed fill
+    fill_s = float("inf")
+    for ring in rings:
+        t0 = time.perf_counter()
+        ring.fill(addrs, lens, flags)
+        fill_s = min(fill_s, time.perf_counter() - t0)
+    target = np.asarray(rings[0].memory).reshape(-1)
+    memset_s = best_of(lambda: target.fill(0))
+    return {"ring_build_ns_per_bd": figure(fill_s / n * 1e9, "ns/BD", memset_s / n * 1e9,
+                                           "memset of 64 B per BD", "C fill: validate all, then write")}
+
+
+def _functional_run(bytes_per_bd: int, n_bds: int) -> tuple[float, int]:
+    board = sgdma.VirtualBoard("zcu111", sink_record=True)
+    dma = sgdma.AxiDma(board)
+    dma.reset()
+    ring = dma.mm2s.ring(n_bds)
+    buf = board.allocate(n_bds * bytes_per_bd, np.uint8)
+    buf[:] = 7
+    addrs = buf.physical_address + np.arange(n_bds, dtype=np.uint64) * bytes_per_bd
+    ring.fill(addrs, np.full(n_bds, bytes_per_bd, np.uint32))
+    gc.collect()
+    t0 = time.perf_counter()
+    ring.submit()
+    board.run_until_quiet()
+    wall = time.perf_counter() - t0
+    assert len(board.mm2s_sink.packets()) == n_bds
+    return wall, n_bds * bytes_per_bd
+
+
+@benchmark
+def functional_throughput() -> dict:
+    """Virtual-board MM2S moving real bytes (sink recording) vs memcpy of the same bytes."""
+    out = {}
+    for bpb, n in ((32, 1 << 15), (8192, 1 << 12)):
+        wall = min(_functional_run(bpb, n)[0] for _ in range(3))
+        total = bpb * n
+        src = np.ones(total, np.uint8)
+        dst = np.empty_like(src)
+        memcpy_s = best_of(lambda: np.copyto(dst, src))
+        out[f"functional_{bpb}B_per_bd_bytes_per_s"] = figure(total / wall, "B/s", total / memcpy_s,
+                                                              "memcpy (numpy copyto)")
+        out[f"functional_{bpb}B_per_bd_bds_per_s"] = figure(n / wall, "BD/s", total / memcpy_s / bpb,
+                                                            "memcpy of one BD's bytes per second")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--json", help="write results as JSON")
+    ap.add_argument("--only", action="append", help="run only these benchmarks")
+    args = ap.parse_args()
+    results = {"machine": {"python": platform.python_version(), "machine": platform.machine(),
+                           "processor": platform.processor() or "unknown"}}
+    for name, fn in BENCHMARKS.items():
+        if args.only and name not in args.only:
+            continue
+        for key, fig in fn().items():
+            results[key] = fig
+            print(f"{key:<40} {fig['value']:>14.4g} {fig['unit']:<6} baseline {fig['baseline']:>12.4g} "
+                  f"({fig['baseline_name']})  ratio {fig['ratio']:.3g}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=2)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
