@@ -97,6 +97,10 @@ class Ring:
         self.address = self.memory.physical_address
         self._r = _core.Ring(channel._c, self.address, n_bds, closed)
         self.count = n_bds
+        # Buffers handed over by add_packets stay alive until their BDs are
+        # reclaimed: freeing them earlier would let the allocator reuse memory
+        # the DMA has yet to read.
+        self._owners = np.empty(n_bds, dtype=object)
 
     # -- inspection --------------------------------------------------------------
     @property
@@ -143,7 +147,7 @@ class Ring:
             app = np.ascontiguousarray(app, dtype=np.uint32).reshape(n, P.BD_APP_COUNT)
         self._r.fill(n, addresses, lengths, flags, app)
 
-    def plan_packets(self, buffers, max_bd_bytes: int | None = None):
+    def plan_packets(self, buffers, max_bd_bytes: int | None = None, with_owner: bool = False):
         """BD arrays (addresses, lengths, flags) for buffers sent as one packet each,
         split into BDs of at most ``max_bd_bytes`` (rounded down to the stream width)."""
         ch = self.channel
@@ -163,12 +167,20 @@ class Ring:
         flags = np.zeros(len(owner), dtype=np.uint8)
         flags[first] |= P.SG_BD_SOF
         flags[np.cumsum(per) - 1] |= P.SG_BD_EOF
+        if with_owner:
+            return addresses, lengths, flags, owner
         return addresses, lengths, flags
 
     def add_packets(self, buffers, max_bd_bytes: int | None = None) -> int:
-        """Fill BDs for each buffer as one packet; returns the number of BDs used."""
-        addresses, lengths, flags = self.plan_packets(buffers, max_bd_bytes)
+        """Fill BDs for each buffer as one packet; returns the number of BDs used.
+        The ring keeps each buffer alive until its BDs are reclaimed."""
+        addresses, lengths, flags, owner = self.plan_packets(buffers, max_bd_bytes, with_owner=True)
+        first = self._r.state()["fill"]
         self.fill(addresses, lengths, flags)
+        held = np.empty(len(buffers), dtype=object)
+        for i, buf in enumerate(buffers):       # per buffer, not per BD
+            held[i] = buf
+        self._owners[(first + np.arange(len(owner))) % self.count] = held[owner]
         return len(addresses)
 
     # -- running -----------------------------------------------------------------
@@ -191,7 +203,9 @@ class Ring:
     def reclaim(self, max_bds: int | None = None) -> Completions:
         """Completed BDs as whole packets, with actual lengths (S2MM) and flags."""
         raw, n = self._r.reclaim(self.count if max_bds is None else max_bds)
-        return Completions(np.frombuffer(raw, dtype=P.COMPLETION_DTYPE, count=n), self.channel.direction)
+        done = Completions(np.frombuffer(raw, dtype=P.COMPLETION_DTYPE, count=n), self.channel.direction)
+        self._owners[done.indices] = None
+        return done
 
     def rearm(self, n: int) -> None:
         """Re-arm n free BDs with their previous buffers (capture recycling)."""
