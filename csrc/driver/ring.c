@@ -497,8 +497,10 @@ static enum sg_status submit_check(struct sg_ring *r, bool *halted, struct sg_er
 /*
  * PG021 SG start: while halted write CURDESC, then set RS, then write
  * TAILDESC (LSB, then MSB: the trigger).  While running only the tail moves.
+ * prepare does all of it but the trigger, so a caller can hold the start
+ * (S0's RPU writes the tail only after the PL handshake).
  */
-enum sg_status sg_ring_submit(struct sg_ring *r, struct sg_error *err)
+enum sg_status sg_ring_prepare(struct sg_ring *r, uint64_t *tail, struct sg_error *err)
 {
 	struct sg_chan *c = r->chan;
 	bool halted = false;
@@ -526,7 +528,7 @@ enum sg_status sg_ring_submit(struct sg_ring *r, struct sg_error *err)
 		if (st != SG_OK)
 			return st;
 	}
-	sg_chan_write_tail(c, sg_ring_bd_dev(r, last));
+	*tail = sg_ring_bd_dev(r, last);
 
 	/* [submit, fill) moves to hardware: submit catches up with fill. */
 	r->n_hw += r->n_filled;
@@ -534,6 +536,16 @@ enum sg_status sg_ring_submit(struct sg_ring *r, struct sg_error *err)
 	r->submit = r->fill;
 	c->ring = r;
 	return SG_OK;
+}
+
+enum sg_status sg_ring_submit(struct sg_ring *r, struct sg_error *err)
+{
+	uint64_t tail;
+	enum sg_status st = sg_ring_prepare(r, &tail, err);
+
+	if (st == SG_OK)
+		sg_chan_write_tail(r->chan, tail);
+	return st;
 }
 
 enum sg_status sg_ring_kick(struct sg_ring *r, uint64_t tail, struct sg_error *err)

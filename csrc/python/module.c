@@ -11,6 +11,7 @@
 
 #include "sgdma/driver.h"
 #include "sgdma/pg021.h"
+#include "csm.h"
 #include "vboard.h"
 
 static PyObject *error_classes;   /* dict: status name -> exception class */
@@ -797,6 +798,15 @@ static PyObject *Ring_fill(RingObject *self, PyObject *args)
 
 static PyObject *Ring_validate(RingObject *self, PyObject *u) { (void)u; RING_OK(self); RING_CALL(sg_ring_validate(&self->r, &self->chan->err)); Py_RETURN_NONE; }
 static PyObject *Ring_submit(RingObject *self, PyObject *u) { (void)u; RING_OK(self); RING_CALL(sg_ring_submit(&self->r, &self->chan->err)); Py_RETURN_NONE; }
+static PyObject *Ring_prepare(RingObject *self, PyObject *u)
+{
+	uint64_t tail = 0;
+	(void)u;
+	RING_OK(self);
+	RING_CALL(sg_ring_prepare(&self->r, &tail, &self->chan->err));
+	return PyLong_FromUnsignedLongLong(tail);
+}
+
 static PyObject *Ring_start_cyclic(RingObject *self, PyObject *u) { (void)u; RING_OK(self); RING_CALL(sg_ring_start_cyclic(&self->r, &self->chan->err)); Py_RETURN_NONE; }
 
 static PyObject *Ring_kick(RingObject *self, PyObject *arg)
@@ -880,6 +890,7 @@ static PyMethodDef Ring_methods[] = {
 	{ "validate", (PyCFunction)Ring_validate, METH_NOARGS, "packet rules over filled BDs" },
 	{ "submit", (PyCFunction)Ring_submit, METH_NOARGS, "give filled BDs to hardware" },
 	{ "kick", (PyCFunction)Ring_kick, METH_O, "write TAILDESC (must be a BD of this ring)" },
+	{ "prepare", (PyCFunction)Ring_prepare, METH_NOARGS, "submit without the tail write; returns the tail" },
 	{ "reclaim", (PyCFunction)Ring_reclaim, METH_O, "completed whole packets: (records, n)" },
 	{ "rearm", (PyCFunction)Ring_rearm, METH_O, "re-arm n free BDs with their buffers" },
 	{ "start_cyclic", (PyCFunction)Ring_start_cyclic, METH_NOARGS, "cyclic start" },
@@ -979,6 +990,7 @@ static int add_constants(PyObject *m)
 	if (add_int(d, #name, (unsigned long long)(name)) < 0) \
 		return -1;
 	PG021_EXPORTS(EXPORT)
+	CSM_EXPORTS(EXPORT)
 	EXPORT(SG_BD_SOF)
 	EXPORT(SG_BD_EOF)
 	EXPORT(SG_DEFAULT_POLL_LIMIT)

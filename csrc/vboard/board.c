@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csm.h"
 #include "internal.h"
 
 #define DMA_SPAN  0x10000u
-#define GPIO_SPAN 0x10000u
+#define GPIO_SPAN CSM_GPIO_SPAN   /* per block; two blocks back to back */
 
 /* splitmix64 seeds xoshiro256**: one generator for everything random. */
 static uint64_t splitmix(uint64_t *s)
@@ -131,8 +132,9 @@ uint32_t vb_read32(vb_board *b, uint64_t addr)
 	vb_sync(b);
 	if (in(addr, b->cfg.dma_base, DMA_SPAN))
 		return vb_dma_read(b, (uint32_t)(addr - b->cfg.dma_base));
-	if (in(addr, b->cfg.gpio_base, GPIO_SPAN))
-		return vb_gpio_read(b, (uint32_t)(addr - b->cfg.gpio_base));
+	if (in(addr, b->cfg.gpio_base, 2 * GPIO_SPAN))
+		return vb_gpio_read(b, (unsigned)((addr - b->cfg.gpio_base) / GPIO_SPAN),
+				    (uint32_t)((addr - b->cfg.gpio_base) % GPIO_SPAN));
 	p = vb_mem_ptr(b, addr, 4);
 	if (p)
 		memcpy(&v, p, 4);
@@ -151,8 +153,9 @@ void vb_write32(vb_board *b, uint64_t addr, uint32_t value)
 		vb_sync(b);
 		return;
 	}
-	if (in(addr, b->cfg.gpio_base, GPIO_SPAN)) {
-		vb_gpio_write(b, (uint32_t)(addr - b->cfg.gpio_base), value);
+	if (in(addr, b->cfg.gpio_base, 2 * GPIO_SPAN)) {
+		vb_gpio_write(b, (unsigned)((addr - b->cfg.gpio_base) / GPIO_SPAN),
+			      (uint32_t)((addr - b->cfg.gpio_base) % GPIO_SPAN), value);
 		return;
 	}
 	p = vb_mem_ptr(b, addr, 4);

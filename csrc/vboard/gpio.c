@@ -1,19 +1,18 @@
 /*
- * gpio.c - an AXI GPIO block (PG144 register layout): channel 1 is written by
- * the CPU, channel 2 is driven by the PL (the timing engine, later).
+ * gpio.c - two AXI GPIO blocks (PG144 register layout) shared by the CPUs and
+ * the PL timing engine (csm.c): block A carries the handshake, block B the
+ * counters.  Channel data written by the PL side ignores CPU writes.
  */
+#include "csm.h"
 #include "internal.h"
 
-enum { GPIO_DATA = 0x0, GPIO_TRI = 0x4, GPIO2_DATA = 0x8, GPIO2_TRI = 0xC,
+enum { GPIO_DATA = CSM_GPIO_DATA, GPIO_TRI = 0x4, GPIO2_DATA = CSM_GPIO2_DATA, GPIO2_TRI = 0xC,
        GPIO_GIER = 0x11C, GPIO_ISR = 0x120, GPIO_IER = 0x128 };
 
-uint32_t vb_gpio_read(vb_board *b, uint32_t off)
+static uint32_t block_regs(struct vb_gpio *g, uint32_t off)
 {
-	struct vb_gpio *g = &b->gpio;
 	switch (off) {
-	case GPIO_DATA: return g->data[0];
 	case GPIO_TRI: return g->tri[0];
-	case GPIO2_DATA: return g->data[1];
 	case GPIO2_TRI: return g->tri[1];
 	case GPIO_GIER: return g->gier;
 	case GPIO_ISR: return g->isr;
@@ -22,17 +21,46 @@ uint32_t vb_gpio_read(vb_board *b, uint32_t off)
 	}
 }
 
-void vb_gpio_write(vb_board *b, uint32_t off, uint32_t value)
+static void block_write(struct vb_gpio *g, uint32_t off, uint32_t value)
 {
-	struct vb_gpio *g = &b->gpio;
 	switch (off) {
-	case GPIO_DATA: g->data[0] = value; break;
 	case GPIO_TRI: g->tri[0] = value; break;
-	case GPIO2_DATA: g->data[1] = value; break;
 	case GPIO2_TRI: g->tri[1] = value; break;
 	case GPIO_GIER: g->gier = value & 0x80000000u; break;
 	case GPIO_ISR: g->isr ^= value & 3u; break;   /* toggle-on-write (PG144) */
 	case GPIO_IER: g->ier = value & 3u; break;
 	default: break;
 	}
+}
+
+uint32_t vb_gpio_read(vb_board *b, unsigned block, uint32_t off)
+{
+	struct vb_gpio *g = &b->gpio[block];
+	if (block == 0 && off == GPIO_DATA)
+		return g->data[0];
+	if (block == 0 && off == GPIO2_DATA)
+		return vb_csm_status(b);
+	if (block == 1 && off == GPIO_DATA)
+		return vb_csm_counter(b, b->gpio[0].data[0]);
+	if (block == 1 && off == GPIO2_DATA)
+		return b->csm.expected_beats;
+	return block_regs(g, off);
+}
+
+void vb_gpio_write(vb_board *b, unsigned block, uint32_t off, uint32_t value)
+{
+	struct vb_gpio *g = &b->gpio[block];
+	if (block == 0 && off == GPIO_DATA) {
+		uint32_t old = g->data[0];
+		g->data[0] = value;
+		vb_csm_control(b, old, value);
+		return;
+	}
+	if (block == 1 && off == GPIO2_DATA) {
+		b->csm.expected_beats = value;
+		return;
+	}
+	if (off == GPIO_DATA || off == GPIO2_DATA)
+		return;                                   /* PL-driven inputs */
+	block_write(g, off, value);
 }

@@ -32,6 +32,7 @@ void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uin
 {
 	struct vb_sink *s = &b->sink;
 
+	vb_csm_stream(b, len, last, t_first, t_last);
 	if (!s->open) {
 		s->open = true;
 		s->open_start = s->used;

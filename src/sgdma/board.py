@@ -193,6 +193,73 @@ class Source:
         return self._board._b.source_pending()
 
 
+class TimingEngine:
+    """S0's PL timing state machine (the CSM), reached through its two AXI GPIO blocks.
+
+    The RPU's side of S0's handshake: ``reset()``, ``arm(beats)``, ``wait_ready()``,
+    ``start()`` — then the tail write — then ``wait_done()`` and ``counters()``.
+    Counters are PL clocks; every access is a timed MMIO access.
+    """
+
+    def __init__(self, board: "VirtualBoard"):
+        c = _core.constants
+        self._c = c
+        self._a = board.mmio(board.gpio_base)
+        self._b = board.mmio(board.gpio_base + c["CSM_GPIO_SPAN"])
+        self._clock_mhz = board.axi_dma.clock_mhz
+        self._ctl = 0
+
+    def _write_ctl(self, value: int) -> None:
+        self._ctl = value
+        self._a.write(self._c["CSM_GPIO_DATA"], value)
+
+    def status(self) -> int:
+        return self._a.read(self._c["CSM_GPIO2_DATA"])
+
+    def reset(self) -> None:
+        """Pulse RESET: the setup counter starts when it is released."""
+        self._write_ctl(self._c["CSM_CTL_RESET"])
+        self._write_ctl(0)
+
+    def arm(self, beats: int) -> None:
+        """Payload length in stream beats (0: stop at the first TLAST)."""
+        self._b.write(self._c["CSM_GPIO2_DATA"], beats)
+
+    def _poll(self, bit: int, max_polls: int, what: str) -> None:
+        for _ in range(max_polls):
+            if self.status() & bit:
+                return
+        raise TimeoutError(f"timing engine: {what} not seen after {max_polls} GPIO reads "
+                           f"(status 0x{self.status():08x})")
+
+    def wait_ready(self, max_polls: int = 1000) -> None:
+        self._poll(self._c["CSM_STS_READY"], max_polls, "READY")
+
+    def start(self) -> None:
+        self._write_ctl(self._ctl | self._c["CSM_CTL_START"])
+
+    def wait_done(self, max_polls: int = 1_000_000) -> None:
+        self._poll(self._c["CSM_STS_DONE"], max_polls, "DONE")
+
+    @property
+    def done(self) -> bool:
+        return bool(self.status() & self._c["CSM_STS_DONE"])
+
+    def counters(self) -> dict:
+        """setup, latency, throughput (PL clocks) and beats, read through GPIO B, then ACK."""
+        c, out = self._c, {}
+        base = self._ctl & ~c["CSM_CTL_SEL"]
+        for name in ("setup", "latency", "throughput", "beats"):
+            sel = c[f"CSM_SEL_{name.upper()}"]
+            self._write_ctl(base | (sel << 4))
+            out[name] = self._b.read(c["CSM_GPIO_DATA"])
+        self._write_ctl(base | c["CSM_CTL_ACK"])
+        self._write_ctl(0)
+        ns = 1e3 / self._clock_mhz
+        out.update({f"{k}_ns": out[k] * ns for k in ("setup", "latency", "throughput")})
+        return out
+
+
 @dataclass(frozen=True)
 class AxiDmaBlock:
     """The AXI DMA instance on the board: where it is and how it was built."""
@@ -241,6 +308,7 @@ class VirtualBoard:
         self.gpio_base = int(g("gpio.base"))
         self.mm2s_sink = Sink(self)
         self.s2mm_source = Source(self)
+        self.csm = TimingEngine(self)
         self._regions: dict[str, tuple[int, int, int]] = {}   # name -> (base, size, host pointer)
         self._alloc: dict[str, _Allocator] = {}
         for name, base, size in self._b.regions():

@@ -188,6 +188,11 @@ class Ring:
         """Give the filled BDs to the hardware (CURDESC if halted, RS, then the tail)."""
         self._r.submit()
 
+    def prepare(self) -> int:
+        """Everything of submit() but the trigger; returns the tail address to
+        write later with ``channel.write_tail`` (e.g. after a PL handshake)."""
+        return self._r.prepare()
+
     def kick(self, tail_address: int) -> None:
         """Write TAILDESC = ``tail_address`` (must be a BD of this ring)."""
         self._r.kick(tail_address)

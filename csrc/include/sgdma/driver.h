@@ -193,6 +193,10 @@ enum sg_status sg_ring_validate(const struct sg_ring *r, struct sg_error *err);
 /* Give filled BDs to hardware: CURDESC only while halted, RS before tail,
  * tail LSB then MSB. */
 enum sg_status sg_ring_submit(struct sg_ring *r, struct sg_error *err);
+/* sg_ring_submit without the trigger: *tail is the address to write with
+ * sg_chan_write_tail when the caller is ready (e.g. after a PL handshake).
+ * The BDs already count as given to hardware. */
+enum sg_status sg_ring_prepare(struct sg_ring *r, uint64_t *tail, struct sg_error *err);
 /* Write TAILDESC = tail after checking it names a BD of this ring. */
 enum sg_status sg_ring_kick(struct sg_ring *r, uint64_t tail, struct sg_error *err);
 /* Collect completed BDs as whole packets into out[0..max).  *n_out = BDs
