@@ -80,6 +80,15 @@ struct vb_gpio {
 	uint32_t gier, ier, isr;
 };
 
+/* S0's timing state machine (csm.c). */
+struct vb_csm {
+	unsigned state;
+	uint64_t t_reset, t_start, t_first;
+	uint64_t bytes;
+	uint32_t setup, latency, throughput, beats;
+	uint32_t expected_beats;
+};
+
 struct vb_fault {
 	uint64_t base, size;
 };
@@ -103,7 +112,8 @@ struct vb_board {
 	struct vb_fault faults[VB_MAX_FAULTS];
 	unsigned n_faults;
 	struct vb_chan ch[2];
-	struct vb_gpio gpio;
+	struct vb_gpio gpio[2];
+	struct vb_csm csm;
 	struct vb_source src;
 	struct vb_sink sink;
 	uint64_t mmio_reads, mmio_writes;
@@ -135,9 +145,15 @@ uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, boo
 uint64_t vb_source_next_time(const vb_board *b);
 void vb_stream_fini(vb_board *b);
 
-/* gpio.c */
-uint32_t vb_gpio_read(vb_board *b, uint32_t off);
-void vb_gpio_write(vb_board *b, uint32_t off, uint32_t value);
+/* gpio.c: block 0 = handshake, block 1 = counters */
+uint32_t vb_gpio_read(vb_board *b, unsigned block, uint32_t off);
+void vb_gpio_write(vb_board *b, unsigned block, uint32_t off, uint32_t value);
+
+/* csm.c */
+void vb_csm_control(vb_board *b, uint32_t old, uint32_t now);
+void vb_csm_stream(vb_board *b, uint64_t len, bool last, uint64_t t_first, uint64_t t_last);
+uint32_t vb_csm_status(const vb_board *b);
+uint32_t vb_csm_counter(const vb_board *b, uint32_t control);
 
 /* board.c */
 uint64_t vb_rng_next(vb_board *b);
