@@ -219,3 +219,21 @@ def transfer_ok(board: sgdma.VirtualBoard, ch: Chan, nbytes: int = 32, salt: int
     sr = ch.sr
     assert sr & P.SR_IDLE and not sr & (P.SR_ERR_ALL | P.SR_HALTED), P.decode("dmasr", sr)
     assert chain.status(0) & (P.BD_STS_CMPLT | P.BD_STS_ERR_ALL | P.BD_LEN_MASK) == P.BD_STS_CMPLT | nbytes
+
+
+def drain_stream(board: sgdma.VirtualBoard) -> None:
+    """Receive and drop whatever the S2MM stream still holds (the upstream keeps a packet's
+    remainder while the channel is halted), then soft-reset back to a clean core."""
+    pending = board.s2mm_source.pending
+    if not pending:
+        return
+    s2mm = Chan(board, "s2mm")
+    soft_reset(board)
+    ring = bd_chain(board, [pending + 64] * 8, flags="none")
+    s2mm.start(ring.first, ring.last)
+    for _ in range(POLL_LIMIT):
+        if not board.s2mm_source.pending:
+            break
+        s2mm.sr
+    assert board.s2mm_source.pending == 0
+    soft_reset(board)

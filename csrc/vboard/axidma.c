@@ -139,6 +139,24 @@ static void chan_idle(struct vb_chan *c)
 	c->dmasr |= PG021_SR_IDLE;
 }
 
+/* The work up to the pause point is done: Idle, then Halted if software
+ * cleared RS meanwhile (the halt does not undo the Idle condition). */
+static void chan_done(struct vb_chan *c)
+{
+	bool stop = c->stopping;
+
+	chan_idle(c);
+	if (stop)
+		chan_halt(c);
+}
+
+/* The delay timer runs only between packets: a new packet stops it (PG021:
+ * it resets on receipt of a new packet); the packet's end restarts it. */
+static void packet_begins(struct vb_chan *c)
+{
+	c->dly_deadline = VB_NO_TIME;
+}
+
 /* One completed packet (EOF BD, or a simple-mode transfer). */
 static void irq_packet(vb_board *b, struct vb_chan *c, uint64_t t)
 {
@@ -276,8 +294,10 @@ static void sg_fetch_done(vb_board *b, struct vb_chan *c, uint64_t t)
 		}
 		c->phase = PH_DATA;
 		c->t_next = t + phase_first_beat(b) + vb_clocks(b, (double)(beats(b, c->bd_len) - 1));
-		if (!c->in_packet)
+		if (!c->in_packet) {
 			c->t_first_beat = t + phase_first_beat(b);
+			packet_begins(c);
+		}
 		return;
 	}
 	c->packet_sof = !c->in_packet;
@@ -351,12 +371,12 @@ static void sg_writeback_done(vb_board *b, struct vb_chan *c, uint64_t t)
 		irq_packet(b, c, t);
 
 	c->next_bd = bd_align(((uint64_t)(addr64(b) ? c->bd.nxtdesc_msb : 0) << 32 | c->bd.nxtdesc) & b->addr_mask);
-	if (c->stopping) {
-		chan_halt(c);
+	if (!c->cyclic && c->bd_addr == c->taildesc) {
+		chan_done(c);
 		return;
 	}
-	if (!c->cyclic && c->bd_addr == c->taildesc) {
-		chan_idle(c);
+	if (c->stopping) {
+		chan_halt(c);
 		return;
 	}
 	sg_fetch_start(b, c, t);
@@ -376,10 +396,7 @@ static void s2mm_buffer_done(vb_board *b, struct vb_chan *c, uint64_t t)
 	if (!sg_build(b)) {
 		c->length = c->filled;
 		irq_packet(b, c, t);
-		if (c->stopping)
-			chan_halt(c);
-		else
-			chan_idle(c);
+		chan_done(c);
 		return;
 	}
 	c->phase = PH_WRITEBACK;
@@ -408,6 +425,8 @@ static void s2mm_data_step(vb_board *b, struct vb_chan *c, uint64_t t)
 	if (avail == VB_NO_TIME || avail > t) {
 		c->phase = PH_STREAM_WAIT;
 		c->t_next = avail;
+		if (c->stopping)
+			chan_halt(c);   /* RS = 0: nothing in flight any more */
 		return;
 	}
 	addr = (sg_build(b) ? bd_buffer(b, &c->bd) : c->addr) + c->filled;
@@ -427,6 +446,8 @@ static void s2mm_data_step(vb_board *b, struct vb_chan *c, uint64_t t)
 	} else {
 		got = vb_source_take(b, host, cap, t, &last);
 	}
+	if (got && c->filled == 0 && c->packet_sof)
+		packet_begins(c);
 	c->stats.data_bursts += count_bursts(b, addr, got);
 	c->stats.bytes_moved += got;
 	c->phase = PH_DATA;
@@ -464,10 +485,7 @@ static void simple_data_done(vb_board *b, struct vb_chan *c, uint64_t t)
 	if (c->phase == PH_HALTED)
 		return;
 	irq_packet(b, c, t);
-	if (c->stopping)
-		chan_halt(c);
-	else
-		chan_idle(c);
+	chan_done(c);
 }
 
 /* ---- the engine's clock ----------------------------------------------------- */
@@ -567,6 +585,9 @@ static void cr_write(vb_board *b, struct vb_chan *c, uint32_t v)
 	/* Threshold 0 is outside PG021's 1..255: the model keeps the old value. */
 	if (threshold_of(now) == 0)
 		now = (now & ~PG021_CR_THRESHOLD) | (old & PG021_CR_THRESHOLD);
+	/* An error halts the channel until a soft reset: RS cannot be set again. */
+	if (has_error(c))
+		now &= ~PG021_CR_RS;
 	c->dmacr = now;
 	c->thr_count = threshold_of(now);          /* reloaded on a software write */
 	if (delay_of(now) == 0)
@@ -577,6 +598,8 @@ static void cr_write(vb_board *b, struct vb_chan *c, uint32_t v)
 		c->cyclic = (now & PG021_CR_CYCLIC) != 0;
 		c->stopping = false;
 		c->phase = PH_IDLE;
+	} else if (!(old & PG021_CR_RS) && (now & PG021_CR_RS) && c->stopping) {
+		c->stopping = false;  /* RS set again before the halt took effect: keep running */
 	} else if ((old & PG021_CR_RS) && !(now & PG021_CR_RS) && running(c)) {
 		/* In-flight work completes, then Halted.  A BD only waiting for
 		 * stream data has nothing in flight. */
