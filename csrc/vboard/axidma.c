@@ -15,6 +15,7 @@
 /* ---- predicates ------------------------------------------------------------ */
 
 static bool sg_build(const vb_board *b) { return b->cfg.include_sg != 0; }
+bool vb_sg(const vb_board *b) { return sg_build(b); }
 static bool addr64(const vb_board *b) { return b->cfg.addr_width > 32; }
 static bool halted(const struct vb_chan *c) { return (c->dmasr & PG021_SR_HALTED) != 0; }
 static bool running(const struct vb_chan *c) { return !halted(c); }
@@ -35,41 +36,36 @@ static uint64_t beats(const vb_board *b, uint64_t bytes)
 	return (bytes + b->data_bytes - 1) / b->data_bytes;
 }
 
-/* ---- timing of each transaction (fixed-latency memory for now) ------------- */
+/* ---- timing of the S2MM transactions (MM2S is the pipeline in mm2s.c) ------- */
 
-/* Tail write → SG AR valid (first BD of a run only), the BD read itself, and
- * PG021's SG AR → data AR internal latency. */
-static uint64_t phase_fetch(const vb_board *b, const struct vb_chan *c)
+/* BD fetch issued at t: tail write → SG AR (first BD of a run only), the read
+ * through the interconnect and DRAM, 13 beats on the 32-bit SG port, then
+ * PG021's SG AR → data AR processing. */
+static uint64_t phase_fetch(vb_board *b, struct vb_chan *c, uint64_t t)
 {
-	double clocks = PG021_LAT_SG_AR_TO_MM2S_AR;
+	uint64_t done, first;
 	if (c->first_after_kick)
-		clocks += PG021_LAT_TAIL_TO_SG_AR;
-	return vb_clocks(b, clocks) + vb_ns(b->cfg.mem_read_latency_ns);
+		t += vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR);
+	first = vb_ic_read(b, t, c->curdesc, PG021_BD_HW_BYTES, &done);
+	done = done > first + vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1) ? done
+		: first + vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1);
+	return (done > first + vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR) ? done
+		: first + vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR)) - t;
 }
 
-/* Data AR valid → first stream beat (MM2S). */
-static uint64_t phase_first_beat(const vb_board *b)
+/* S2MM data written at t: PG021's TVALID → AW latency for a buffer's first
+ * data, then the write of len bytes; the stream brings one beat per clock. */
+static uint64_t phase_s2mm_data(vb_board *b, uint64_t t, bool first, uint64_t addr, uint64_t len, uint64_t nbeats)
 {
-	return vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID) + vb_ns(b->cfg.mem_read_latency_ns);
+	uint64_t start = t + (first ? vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW) : 0);
+	uint64_t done = vb_ic_write(b, start, addr, (uint32_t)len);
+	uint64_t stream = t + vb_clocks(b, (double)nbeats);
+	return (done > stream ? done : stream) - t;
 }
 
-/* Stream TVALID in → data AW valid (S2MM), plus the write's response. */
-static uint64_t phase_s2mm_first(const vb_board *b)
+static uint64_t phase_writeback(vb_board *b, struct vb_chan *c, uint64_t t)
 {
-	return vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW) + vb_ns(b->cfg.mem_write_latency_ns);
-}
-
-static uint64_t phase_writeback(const vb_board *b)
-{
-	/* STATUS is one 32-bit beat on the SG port plus the write response. */
-	return vb_clocks(b, 1) + vb_ns(b->cfg.mem_write_latency_ns);
-}
-
-/* Simple mode has no SG fetch; PG021 gives no LENGTH-write → AR figure, so we
- * assume the tail-write → SG AR latency of the same control path. */
-static uint64_t phase_simple_start(const vb_board *b)
-{
-	return vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR);
+	return vb_ic_write(b, t, c->bd_addr + PG021_BD_STATUS, 4) - t;
 }
 
 /* Data bursts of one buffer: at most max_burst beats, never crossing 4 KiB. */
@@ -115,7 +111,7 @@ void vb_dma_reset(vb_board *b)
 	b->reset_until = VB_NO_TIME;
 }
 
-static void chan_halt(struct vb_chan *c)
+void vb_chan_halt(struct vb_chan *c)
 {
 	c->phase = PH_HALTED;
 	c->t_next = VB_NO_TIME;
@@ -129,7 +125,7 @@ static void chan_error(struct vb_chan *c, uint32_t sr_bits)
 	c->dmasr |= sr_bits | PG021_SR_ERR_IRQ;
 	c->dmasr &= ~PG021_SR_IDLE;
 	c->dmacr &= ~PG021_CR_RS;
-	chan_halt(c);
+	vb_chan_halt(c);
 }
 
 static void chan_idle(struct vb_chan *c)
@@ -141,24 +137,24 @@ static void chan_idle(struct vb_chan *c)
 
 /* The work up to the pause point is done: Idle, then Halted if software
  * cleared RS meanwhile (the halt does not undo the Idle condition). */
-static void chan_done(struct vb_chan *c)
+void vb_chan_done(struct vb_chan *c)
 {
 	bool stop = c->stopping;
 
 	chan_idle(c);
 	if (stop)
-		chan_halt(c);
+		vb_chan_halt(c);
 }
 
 /* The delay timer runs only between packets: a new packet stops it (PG021:
  * it resets on receipt of a new packet); the packet's end restarts it. */
-static void packet_begins(struct vb_chan *c)
+void vb_chan_packet_begins(struct vb_chan *c)
 {
 	c->dly_deadline = VB_NO_TIME;
 }
 
 /* One completed packet (EOF BD, or a simple-mode transfer). */
-static void irq_packet(vb_board *b, struct vb_chan *c, uint64_t t)
+void vb_chan_irq_packet(vb_board *b, struct vb_chan *c, uint64_t t)
 {
 	unsigned delay = delay_of(c->dmacr);
 
@@ -211,7 +207,7 @@ static void sg_fetch_start(vb_board *b, struct vb_chan *c, uint64_t t)
 {
 	c->phase = PH_FETCH;
 	c->curdesc = c->next_bd;
-	c->t_next = t + phase_fetch(b, c);
+	c->t_next = t + phase_fetch(b, c, t);
 }
 
 /* A tail write while the engine waits restarts fetching from next_bd. */
@@ -219,40 +215,65 @@ static void sg_kick(vb_board *b, struct vb_chan *c)
 {
 	c->dmasr &= ~PG021_SR_IDLE;
 	c->first_after_kick = true;
+	if (is_mm2s(c)) {
+		c->phase = PH_DATA;
+		vb_mm2s_kick(b, c);
+		return;
+	}
 	sg_fetch_start(b, c, b->now);
 }
 
-static bool bd_write_status(vb_board *b, struct vb_chan *c, uint32_t status)
+/* STATUS write-back of the BD at bd_addr; an SG-side error if it fails. */
+bool vb_chan_write_status(vb_board *b, struct vb_chan *c, uint64_t bd_addr, uint32_t status)
 {
 	uint8_t *host;
-	enum vb_access acc = vb_dma_access(b, c->bd_addr + PG021_BD_STATUS, 4, &host);
+	enum vb_access acc = vb_dma_access(b, bd_addr + PG021_BD_STATUS, 4, &host);
 
 	if (acc != VB_ACC_OK) {
 		chan_error(c, acc == VB_ACC_DECERR ? PG021_SR_SGDECERR : PG021_SR_SGSLVERR);
 		return false;
 	}
 	memcpy(host, &status, 4);
+	return true;
+}
+
+static bool bd_write_status(vb_board *b, struct vb_chan *c, uint32_t status)
+{
+	if (!vb_chan_write_status(b, c, c->bd_addr, status))
+		return false;
 	c->bd.status = status;
 	return true;
 }
 
-/* A data-side error: DMASR bit, the BD's STATUS error bit, CURDESC on the BD. */
-static void data_error(vb_board *b, struct vb_chan *c, uint32_t sr_bit, uint32_t bd_bit, uint32_t bytes)
+/* An error of the BD at bd_addr: DMASR bit(s), CURDESC on the BD, and for
+ * data-side errors (bd_bit != 0) the BD's STATUS error bit. */
+void vb_chan_data_error(vb_board *b, struct vb_chan *c, uint64_t bd_addr, uint32_t sr_bit, uint32_t bd_bit,
+			uint32_t bytes)
 {
 	if (sg_build(b)) {
 		uint8_t *host;
 		uint32_t status = bd_bit | (bytes & PG021_BD_LEN_MASK);
-		if (vb_dma_access(b, c->bd_addr + PG021_BD_STATUS, 4, &host) == VB_ACC_OK)
+		if (bd_bit && vb_dma_access(b, bd_addr + PG021_BD_STATUS, 4, &host) == VB_ACC_OK)
 			memcpy(host, &status, 4);
-		c->curdesc = c->bd_addr;
+		c->curdesc = bd_addr;
 	}
 	chan_error(c, sr_bit);
 }
 
-static uint32_t access_sr_bit(enum vb_access acc) { return acc == VB_ACC_DECERR ? PG021_SR_DMADECERR : PG021_SR_DMASLVERR; }
-static uint32_t access_bd_bit(enum vb_access acc) { return acc == VB_ACC_DECERR ? PG021_BD_STS_DECERR : PG021_BD_STS_SLVERR; }
+static void data_error(vb_board *b, struct vb_chan *c, uint32_t sr_bit, uint32_t bd_bit, uint32_t bytes)
+{
+	vb_chan_data_error(b, c, c->bd_addr, sr_bit, bd_bit, bytes);
+}
 
-static uint64_t bd_buffer(const vb_board *b, const struct pg021_bd *bd)
+uint32_t vb_access_sr_bit(enum vb_access acc) { return acc == VB_ACC_DECERR ? PG021_SR_DMADECERR : PG021_SR_DMASLVERR; }
+uint32_t vb_access_bd_bit(enum vb_access acc) { return acc == VB_ACC_DECERR ? PG021_BD_STS_DECERR : PG021_BD_STS_SLVERR; }
+
+uint64_t vb_bd_next(const vb_board *b, const struct pg021_bd *bd)
+{
+	return bd_align(((uint64_t)(addr64(b) ? bd->nxtdesc_msb : 0) << 32 | bd->nxtdesc) & b->addr_mask);
+}
+
+uint64_t vb_bd_buffer(const vb_board *b, const struct pg021_bd *bd)
 {
 	uint64_t a = bd->buffer;
 	if (addr64(b))
@@ -287,19 +308,6 @@ static void sg_fetch_done(vb_board *b, struct vb_chan *c, uint64_t t)
 		data_error(b, c, PG021_SR_DMAINTERR, PG021_BD_STS_INTERR, 0);
 		return;
 	}
-	if (is_mm2s(c)) {
-		if (!(c->bd.control & PG021_BD_CTRL_TXEOF) && c->bd_len % b->data_bytes) {
-			data_error(b, c, PG021_SR_DMAINTERR, PG021_BD_STS_INTERR, 0);
-			return;
-		}
-		c->phase = PH_DATA;
-		c->t_next = t + phase_first_beat(b) + vb_clocks(b, (double)(beats(b, c->bd_len) - 1));
-		if (!c->in_packet) {
-			c->t_first_beat = t + phase_first_beat(b);
-			packet_begins(c);
-		}
-		return;
-	}
 	c->packet_sof = !c->in_packet;
 	s2mm_data_step(b, c, t);
 }
@@ -315,40 +323,32 @@ static void mm2s_read(vb_board *b, const struct vb_chan *c, uint8_t *dst, const 
 		dst[i] = src[i % b->data_bytes];
 }
 
-static void mm2s_emit(vb_board *b, struct vb_chan *c, uint64_t addr, uint64_t len, bool eof, uint64_t t)
+/* MM2S data leaves on the stream (the pipeline checked the buffer at fetch).
+ * In timing-only mode (stream.sink_record = 0, no loopback) no byte is read. */
+void vb_mm2s_emit(vb_board *b, struct vb_chan *c, uint64_t addr, uint64_t len, bool eof, uint64_t t_first,
+		  uint64_t t_last)
 {
-	uint8_t *host, *buf;
-	enum vb_access acc = vb_dma_access(b, addr, c->dmacr & PG021_CR_KEYHOLE ? b->data_bytes : len, &host);
+	uint8_t *host = NULL, *buf;
 
-	if (acc != VB_ACC_OK) {
-		data_error(b, c, access_sr_bit(acc), access_bd_bit(acc), 0);
+	c->stats.bytes_moved += len;
+	if (!b->cfg.sink_record && !b->cfg.loopback) {
+		vb_sink_push(b, NULL, len, eof, t_first, t_last);
 		return;
 	}
-	c->stats.data_bursts += count_bursts(b, addr, len);
-	c->stats.bytes_moved += len;
+	if (vb_dma_access(b, addr, c->dmacr & PG021_CR_KEYHOLE ? b->data_bytes : len, &host) != VB_ACC_OK)
+		return;   /* cannot happen: checked when the BD was fetched */
 	buf = host;
 	if (c->dmacr & PG021_CR_KEYHOLE) {
 		buf = vb_scratch(b, len);
 		mm2s_read(b, c, buf, host, len);
 	}
-	vb_sink_push(b, buf, len, eof, c->t_first_beat, t);
+	vb_sink_push(b, buf, len, eof, t_first, t_last);
 	if (b->cfg.loopback)
-		vb_source_push(b, buf, len, eof, t);
-	c->in_packet = !eof;
+		vb_source_push(b, buf, len, eof, t_last);
 }
 
 static void sg_data_done(vb_board *b, struct vb_chan *c, uint64_t t)
 {
-	if (is_mm2s(c)) {
-		bool eof = (c->bd.control & PG021_BD_CTRL_TXEOF) != 0;
-		mm2s_emit(b, c, bd_buffer(b, &c->bd), c->bd_len, eof, t);
-		if (c->phase == PH_HALTED)
-			return;
-		c->filled = c->bd_len;
-		c->phase = PH_WRITEBACK;
-		c->t_next = t + phase_writeback(b);
-		return;
-	}
 	s2mm_data_step(b, c, t);
 }
 
@@ -357,26 +357,22 @@ static void sg_writeback_done(vb_board *b, struct vb_chan *c, uint64_t t)
 	uint32_t status = PG021_BD_STS_CMPLT | (c->filled & PG021_BD_LEN_MASK);
 	bool eof;
 
-	if (is_mm2s(c)) {
-		eof = (c->bd.control & PG021_BD_CTRL_TXEOF) != 0;
-	} else {
-		eof = c->bd_eof;
-		status |= (c->packet_sof ? PG021_BD_STS_RXSOF : 0) | (eof ? PG021_BD_STS_RXEOF : 0);
-		c->in_packet = !eof;
-	}
+	eof = c->bd_eof;
+	status |= (c->packet_sof ? PG021_BD_STS_RXSOF : 0) | (eof ? PG021_BD_STS_RXEOF : 0);
+	c->in_packet = !eof;
 	if (!bd_write_status(b, c, status))
 		return;
 	c->stats.bd_writebacks++;
 	if (eof)
-		irq_packet(b, c, t);
+		vb_chan_irq_packet(b, c, t);
 
-	c->next_bd = bd_align(((uint64_t)(addr64(b) ? c->bd.nxtdesc_msb : 0) << 32 | c->bd.nxtdesc) & b->addr_mask);
+	c->next_bd = vb_bd_next(b, &c->bd);
 	if (!c->cyclic && c->bd_addr == c->taildesc) {
-		chan_done(c);
+		vb_chan_done(c);
 		return;
 	}
 	if (c->stopping) {
-		chan_halt(c);
+		vb_chan_halt(c);
 		return;
 	}
 	sg_fetch_start(b, c, t);
@@ -395,12 +391,12 @@ static void s2mm_buffer_done(vb_board *b, struct vb_chan *c, uint64_t t)
 {
 	if (!sg_build(b)) {
 		c->length = c->filled;
-		irq_packet(b, c, t);
-		chan_done(c);
+		vb_chan_irq_packet(b, c, t);
+		vb_chan_done(c);
 		return;
 	}
 	c->phase = PH_WRITEBACK;
-	c->t_next = t + phase_writeback(b);
+	c->t_next = t + phase_writeback(b, c, t);
 }
 
 /* Pull whatever stream data is available at t into the armed buffer. */
@@ -426,15 +422,15 @@ static void s2mm_data_step(vb_board *b, struct vb_chan *c, uint64_t t)
 		c->phase = PH_STREAM_WAIT;
 		c->t_next = avail;
 		if (c->stopping)
-			chan_halt(c);   /* RS = 0: nothing in flight any more */
+			vb_chan_halt(c);   /* RS = 0: nothing in flight any more */
 		return;
 	}
-	addr = (sg_build(b) ? bd_buffer(b, &c->bd) : c->addr) + c->filled;
+	addr = (sg_build(b) ? vb_bd_buffer(b, &c->bd) : c->addr) + c->filled;
 	acc = vb_dma_access(b, addr, (c->dmacr & PG021_CR_KEYHOLE) ? b->data_bytes : cap, &host);
 	if (acc != VB_ACC_OK) {
 		uint8_t *sink = vb_scratch(b, cap);
 		vb_source_take(b, sink, cap, t, &last); /* the beats are consumed and lost */
-		data_error(b, c, access_sr_bit(acc), access_bd_bit(acc), c->filled);
+		data_error(b, c, vb_access_sr_bit(acc), vb_access_bd_bit(acc), c->filled);
 		return;
 	}
 	if (c->dmacr & PG021_CR_KEYHOLE) {
@@ -447,11 +443,11 @@ static void s2mm_data_step(vb_board *b, struct vb_chan *c, uint64_t t)
 		got = vb_source_take(b, host, cap, t, &last);
 	}
 	if (got && c->filled == 0 && c->packet_sof)
-		packet_begins(c);
+		vb_chan_packet_begins(c);
 	c->stats.data_bursts += count_bursts(b, addr, got);
 	c->stats.bytes_moved += got;
 	c->phase = PH_DATA;
-	c->t_next = t + (c->filled == 0 ? phase_s2mm_first(b) : 0) + vb_clocks(b, (double)beats(b, got));
+	c->t_next = t + phase_s2mm_data(b, t, c->filled == 0, addr, got, beats(b, got));
 	c->filled += (uint32_t)got;
 	c->bd_eof = last;
 }
@@ -466,26 +462,18 @@ static void simple_start(vb_board *b, struct vb_chan *c)
 	c->in_packet = false;
 	if (is_mm2s(c)) {
 		c->phase = PH_DATA;
-		c->t_first_beat = b->now + phase_simple_start(b) + phase_first_beat(b);
-		c->t_next = c->t_first_beat + vb_clocks(b, (double)(beats(b, c->length) - 1));
+		vb_mm2s_simple(b, c);
 		return;
 	}
 	c->bd_len = c->length;
 	c->phase = PH_STREAM_WAIT;
-	c->t_next = b->now + phase_simple_start(b);
+	/* PG021 gives no LENGTH-write → ready figure: assume the tail-write → SG AR one. */
+	c->t_next = b->now + vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR);
 }
 
 static void simple_data_done(vb_board *b, struct vb_chan *c, uint64_t t)
 {
-	if (!is_mm2s(c)) {
-		s2mm_data_step(b, c, t);
-		return;
-	}
-	mm2s_emit(b, c, c->addr, c->length, true, t);
-	if (c->phase == PH_HALTED)
-		return;
-	irq_packet(b, c, t);
-	chan_done(c);
+	s2mm_data_step(b, c, t);
 }
 
 /* ---- the engine's clock ----------------------------------------------------- */
@@ -514,13 +502,22 @@ static void chan_step(vb_board *b, struct vb_chan *c, uint64_t t)
 	}
 }
 
-uint64_t vb_dma_next_event(const vb_board *b)
+/* When a channel next has something to do. */
+static uint64_t chan_next(const vb_board *b, struct vb_chan *c)
+{
+	if (!busy(c))
+		return VB_NO_TIME;
+	return is_mm2s(c) ? vb_mm2s_next_event(b, c) : c->t_next;
+}
+
+uint64_t vb_dma_next_event(vb_board *b)
 {
 	uint64_t t = b->reset_until;
 	for (int i = 0; i < 2; i++) {
-		const struct vb_chan *c = &b->ch[i];
-		if (busy(c) && c->t_next < t)
-			t = c->t_next;
+		struct vb_chan *c = &b->ch[i];
+		uint64_t n = chan_next(b, c);
+		if (n < t)
+			t = n;
 		if (c->dly_deadline < t)
 			t = c->dly_deadline;
 	}
@@ -536,9 +533,18 @@ void vb_dma_step(vb_board *b, uint64_t t)
 	}
 	for (int i = 0; i < 2; i++) {
 		struct vb_chan *c = &b->ch[i];
-		if (c->dly_deadline == t)
-			irq_delay_fired(b, c);
-		if (busy(c) && c->t_next == t)
+		if (c->dly_deadline == t) {
+			/* the timer runs only between packets */
+			if (is_mm2s(c) && vb_mm2s_packet_active(c, t))
+				c->dly_deadline = VB_NO_TIME;
+			else
+				irq_delay_fired(b, c);
+		}
+		if (chan_next(b, c) != t)
+			continue;
+		if (is_mm2s(c))
+			vb_mm2s_step(b, c, t);
+		else
 			chan_step(b, c, t);
 	}
 }
@@ -558,8 +564,17 @@ static void start_reset(vb_board *b)
 	uint64_t until = b->now;
 	for (int i = 0; i < 2; i++) {
 		struct vb_chan *c = &b->ch[i];
-		if ((c->phase == PH_FETCH || c->phase == PH_DATA || c->phase == PH_WRITEBACK) && c->t_next > until)
+		if (is_mm2s(c) && busy(c)) {
+			uint64_t end = c->mm2s.fetching ? c->mm2s.t_fetch_done : 0;
+			if (c->mm2s.stream_free > end)
+				end = c->mm2s.stream_free;
+			if (end > until)
+				until = end;
+			memset(&c->mm2s, 0, sizeof(c->mm2s));
+		} else if ((c->phase == PH_FETCH || c->phase == PH_DATA || c->phase == PH_WRITEBACK) &&
+			   c->t_next > until) {
 			until = c->t_next;
+		}
 		c->phase = PH_HALTED;   /* in-flight results are discarded */
 		c->t_next = VB_NO_TIME;
 		c->dly_deadline = VB_NO_TIME;
@@ -600,13 +615,18 @@ static void cr_write(vb_board *b, struct vb_chan *c, uint32_t v)
 		c->phase = PH_IDLE;
 	} else if (!(old & PG021_CR_RS) && (now & PG021_CR_RS) && c->stopping) {
 		c->stopping = false;  /* RS set again before the halt took effect: keep running */
+		if (is_mm2s(c))
+			vb_mm2s_tail_moved(b, c);
 	} else if ((old & PG021_CR_RS) && !(now & PG021_CR_RS) && running(c)) {
 		/* In-flight work completes, then Halted.  A BD only waiting for
 		 * stream data has nothing in flight. */
-		if (c->phase == PH_IDLE || c->phase == PH_STREAM_WAIT)
-			chan_halt(c);
-		else
+		if (c->phase == PH_IDLE || c->phase == PH_STREAM_WAIT) {
+			vb_chan_halt(c);
+		} else {
 			c->stopping = true;
+			if (is_mm2s(c))
+				vb_mm2s_stop(b, c);
+		}
 	}
 }
 
@@ -615,6 +635,8 @@ static void tail_written(vb_board *b, struct vb_chan *c)
 	/* Halted: the register only records it.  Busy: the pause point moves. */
 	if (running(c) && c->phase == PH_IDLE)
 		sg_kick(b, c);
+	else if (running(c) && busy(c) && is_mm2s(c))
+		vb_mm2s_tail_moved(b, c);
 }
 
 static void length_written(vb_board *b, struct vb_chan *c, uint32_t v)

@@ -69,6 +69,17 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 	b->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
 	b->data_bytes = cfg->data_width / 8;
 	b->addr_mask = cfg->addr_width >= 64 ? UINT64_MAX : (1ull << cfg->addr_width) - 1;
+	b->ic_request_ps = vb_ns(cfg->ic_request_ns);
+	b->ic_response_ps = vb_ns(cfg->ic_response_ns);
+	b->ic_ps_per_byte = cfg->ic_width_bits ? 1e6 / (cfg->ic_clock_mhz * cfg->ic_width_bits / 8.0) : 0.0;
+	b->consumer_ps = (uint64_t)(b->clk_ps / cfg->consumer_rate + 0.5);
+	{
+		/* Refresh runs asynchronously to everything else: a seeded phase
+		 * (drawn even for ideal memory, so enabling the DRAM model does not
+		 * shift the other random streams). */
+		uint64_t refi = (uint64_t)(cfg->dram.trefi_ns * 1000.0 + 0.5), r = vb_rng_next(b);
+		vb_dram_init(&b->dram, &cfg->dram, refi ? r % refi : 0);
+	}
 	if (vb_mem_init(b, err, errlen) < 0) {
 		vb_destroy(b);
 		return NULL;

@@ -35,8 +35,15 @@ static const struct key keys[] = {
 	UINT("dma.dly_timer_resolution", dly_timer_resolution),
 	UINT("dma.reset_clocks", reset_clocks),
 	DBL("dma.clock_mhz", dma_clock_mhz),
-	DBL("mem.read_latency_ns", mem_read_latency_ns),
-	DBL("mem.write_latency_ns", mem_write_latency_ns),
+	UINT("dma.sg_prefetch", sg_prefetch),
+	UINT("dma.outstanding", outstanding),
+	UINT("dma.fifo_bytes", fifo_bytes),
+	DBL("ic.request_ns", ic_request_ns),
+	DBL("ic.response_ns", ic_response_ns),
+	UINT("ic.width_bits", ic_width_bits),
+	DBL("ic.clock_mhz", ic_clock_mhz),
+	DBL("stream.consumer_rate", consumer_rate),
+	UINT("stream.consumer_fifo_beats", consumer_fifo_beats),
 	DBL("cpu.mmio_read_ns", mmio_read_ns),
 	DBL("cpu.mmio_write_ns", mmio_write_ns),
 	DBL("cpu.cache_line_ns", cache_line_ns),
@@ -44,6 +51,32 @@ static const struct key keys[] = {
 	U64("gpio.base", gpio_base),
 	UINT("stream.loopback", loopback),
 	UINT("stream.sink_record", sink_record),
+	DBL("dram.tck_ns", dram.tck_ns),
+	UINT("dram.bus_bytes", dram.bus_bytes),
+	UINT("dram.burst_len", dram.burst_len),
+	UINT("dram.cl", dram.cl),
+	UINT("dram.cwl", dram.cwl),
+	DBL("dram.trcd_ns", dram.trcd_ns),
+	DBL("dram.trp_ns", dram.trp_ns),
+	DBL("dram.tras_ns", dram.tras_ns),
+	DBL("dram.trrd_s_ns", dram.trrd_s_ns),
+	DBL("dram.trrd_l_ns", dram.trrd_l_ns),
+	DBL("dram.tfaw_ns", dram.tfaw_ns),
+	DBL("dram.twtr_ns", dram.twtr_ns),
+	DBL("dram.trtw_ns", dram.trtw_ns),
+	DBL("dram.tccd_l_ns", dram.tccd_l_ns),
+	DBL("dram.trtp_ns", dram.trtp_ns),
+	DBL("dram.twr_ns", dram.twr_ns),
+	DBL("dram.trefi_ns", dram.trefi_ns),
+	DBL("dram.trfc_ns", dram.trfc_ns),
+	UINT("dram.bank_groups", dram.bank_groups),
+	UINT("dram.banks_per_group", dram.banks_per_group),
+	UINT("dram.row_bytes", dram.row_bytes),
+	UINT("dram.mapping", dram.mapping),
+	UINT("dram.interleave_bytes", dram.interleave_bytes),
+	DBL("dram.ctrl_latency_ns", dram.ctrl_latency_ns),
+	DBL("dram.efficiency_cap", dram.efficiency_cap),
+	UINT("dram.enabled", dram.enabled),
 };
 
 void vb_config_defaults(struct vb_config *cfg)
@@ -63,6 +96,22 @@ void vb_config_defaults(struct vb_config *cfg)
 	cfg->cache_line_bytes = 64;
 	cfg->gpio_base = 0x41200000u;
 	cfg->sink_record = 1;
+	cfg->sg_prefetch = 4;
+	cfg->outstanding = 4;
+	cfg->fifo_bytes = 4096;
+	cfg->consumer_rate = 1.0;
+	cfg->consumer_fifo_beats = 16;
+	/* DRAM: off (ideal memory) unless a preset enables it; the timings are
+	 * DDR4-2400 (Micron MT40A512M16 -083E bin, 4 x16 devices = 64-bit), see
+	 * presets/zcu111.toml for the sources, so enabling it alone is sensible. */
+	cfg->dram = (struct vb_dram_params){
+		.tck_ns = 0.833333, .bus_bytes = 8, .burst_len = 8, .cl = 16, .cwl = 12,
+		.trcd_ns = 13.32, .trp_ns = 13.32, .tras_ns = 32.0, .trrd_s_ns = 5.3, .trrd_l_ns = 6.4,
+		.tfaw_ns = 30.0, .twtr_ns = 7.5, .trtw_ns = 8.333333, .tccd_l_ns = 5.0, .trtp_ns = 7.5,
+		.twr_ns = 15.0, .trefi_ns = 7800.0, .trfc_ns = 350.0, .bank_groups = 2, .banks_per_group = 4,
+		.row_bytes = 8192, .mapping = 1, .interleave_bytes = 64, .ctrl_latency_ns = 0.0,
+		.efficiency_cap = 0.0, .enabled = 0,
+	};
 }
 
 static struct vb_region *region(struct vb_config *cfg, const char *name, size_t len)
@@ -191,8 +240,26 @@ int vb_config_check(const struct vb_config *c, char *err, size_t n)
 	}
 	if (c->dma_base < c->gpio_base + 0x20000 && c->gpio_base < c->dma_base + 0x10000)
 		FAIL("dma.base and gpio.base overlap");
+	if (c->sg_prefetch < 1 || c->sg_prefetch > VB_QDEPTH_MAX)
+		FAIL("dma.sg_prefetch = %u: the model queues 1..%u BDs", c->sg_prefetch, VB_QDEPTH_MAX);
+	if (c->outstanding < 1 || c->outstanding > VB_OUTSTANDING_MAX)
+		FAIL("dma.outstanding = %u: the model keeps 1..%u bursts in flight", c->outstanding,
+		     VB_OUTSTANDING_MAX);
+	if (c->fifo_bytes < (c->data_width / 8) * c->max_burst)
+		FAIL("dma.fifo_bytes = %u: must hold one burst (max_burst x data width = %u bytes)", c->fifo_bytes,
+		     (c->data_width / 8) * c->max_burst);
+	if (c->ic_request_ns < 0 || c->ic_response_ns < 0)
+		FAIL("ic.request_ns / ic.response_ns must be >= 0");
+	if (c->ic_width_bits && !(c->ic_clock_mhz > 0))
+		FAIL("ic.clock_mhz must be > 0 when ic.width_bits is set");
+	if (!(c->consumer_rate > 0 && c->consumer_rate <= 1.0))
+		FAIL("stream.consumer_rate = %g: beats per clock must be in (0, 1]", c->consumer_rate);
+	if (c->consumer_fifo_beats < 1)
+		FAIL("stream.consumer_fifo_beats must be >= 1");
 	if (c->cache_line_bytes == 0 || (c->cache_line_bytes & (c->cache_line_bytes - 1)))
 		FAIL("cpu.cache_line_bytes = %u must be a power of two", c->cache_line_bytes);
+	if (vb_dram_check(&c->dram, err, n) < 0)
+		return -1;
 #undef FAIL
 	return 0;
 }

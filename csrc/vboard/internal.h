@@ -8,6 +8,9 @@
 #include "sgdma/pg021.h"
 #include "vboard.h"
 
+/* Outcome of a DMA master's access: OK, or PG021's DecErr / SlvErr. */
+enum vb_access { VB_ACC_OK = 0, VB_ACC_DECERR, VB_ACC_SLVERR };
+
 /* ---- AXI DMA channel ------------------------------------------------------ */
 
 /* Where a channel's engine is.  Each busy phase ends at chan.t_next, when its
@@ -19,6 +22,42 @@ enum vb_phase {
 	PH_DATA,        /* moving the buffer */
 	PH_STREAM_WAIT, /* S2MM: BD armed, no stream data yet */
 	PH_WRITEBACK,   /* SG: writing STATUS back */
+};
+
+/* ---- MM2S pipeline (mm2s.c) ------------------------------------------------- */
+
+#define VB_QDEPTH VB_QDEPTH_MAX
+#define VB_BURSTS VB_OUTSTANDING_MAX  /* issued bursts remembered for the outstanding/FIFO rules */
+
+struct vb_qbd {                 /* a fetched BD on its way through the pipeline */
+	struct pg021_bd bd;
+	uint64_t addr, buf;
+	uint32_t len, issued;
+	bool eof;
+	uint8_t stage;
+	uint32_t err_sr, err_bd;  /* error found at fetch, raised when this BD is the oldest */
+	uint64_t t_cmd;           /* data mover may start it */
+	uint64_t t_first, t_last; /* its first / last stream beat */
+	uint64_t t_wb;            /* STATUS write-back done */
+};
+
+struct vb_burst {
+	uint64_t end_bytes;       /* data mover byte count after this burst */
+	uint64_t t_arrived;       /* last data back from memory */
+	uint64_t t_streamed;      /* last beat out of the stream */
+};
+
+struct vb_mm2s {
+	struct vb_qbd q[VB_QDEPTH];
+	unsigned head, count, dm; /* queue of fetched BDs; dm = the data mover's BD (from head) */
+	bool fetching, fetch_stop;
+	uint64_t fetch_addr, t_fetch_first, t_fetch_done;
+	uint64_t ar_free, stream_free, cons_free, issued;
+	struct vb_burst bursts[VB_BURSTS];
+	unsigned bh, nb;
+	bool pkt_open;
+	uint64_t pkt_first;
+	uint64_t t_floor;         /* no event before the last one handled */
 };
 
 struct vb_chan {
@@ -47,6 +86,7 @@ struct vb_chan {
 	uint32_t pending_pkts;    /* completed packets since the last IRQ */
 	uint64_t dly_deadline;
 	struct vb_stats stats;
+	struct vb_mm2s mm2s;
 };
 
 /* ---- stream endpoints ----------------------------------------------------- */
@@ -112,6 +152,7 @@ struct vb_board {
 	struct vb_fault faults[VB_MAX_FAULTS];
 	unsigned n_faults;
 	struct vb_chan ch[2];
+	struct vb_dram dram;      /* DRAM timing (dram.h): the DMA engine calls vb_dram_access */
 	struct vb_gpio gpio[2];
 	struct vb_csm csm;
 	struct vb_source src;
@@ -119,21 +160,53 @@ struct vb_board {
 	uint64_t mmio_reads, mmio_writes;
 	uint8_t *scratch;
 	uint64_t scratch_cap;
+	/* derived timing (ps) */
+	uint64_t ic_request_ps, ic_response_ps, consumer_ps;
+	uint64_t ic_last_arrive;  /* requests reach the DRAM in order */
+	double ic_ps_per_byte;
 };
+
+/* axidma.c: the register model and S2MM; shared with mm2s.c */
+bool vb_sg(const vb_board *b);
+uint64_t vb_bd_buffer(const vb_board *b, const struct pg021_bd *bd);
+uint64_t vb_bd_next(const vb_board *b, const struct pg021_bd *bd);
+uint32_t vb_access_sr_bit(enum vb_access acc);
+uint32_t vb_access_bd_bit(enum vb_access acc);
+void vb_chan_data_error(vb_board *b, struct vb_chan *c, uint64_t bd_addr, uint32_t sr_bit, uint32_t bd_bit,
+			uint32_t bytes);
+bool vb_chan_write_status(vb_board *b, struct vb_chan *c, uint64_t bd_addr, uint32_t status);
+void vb_chan_packet_begins(struct vb_chan *c);
+void vb_chan_irq_packet(vb_board *b, struct vb_chan *c, uint64_t t);
+void vb_chan_done(struct vb_chan *c);
+void vb_chan_halt(struct vb_chan *c);
+void vb_mm2s_emit(vb_board *b, struct vb_chan *c, uint64_t addr, uint64_t len, bool eof, uint64_t t_first,
+		  uint64_t t_last);
+
+/* mm2s.c */
+uint64_t vb_mm2s_next_event(const vb_board *b, struct vb_chan *c);
+void vb_mm2s_step(vb_board *b, struct vb_chan *c, uint64_t t);
+void vb_mm2s_kick(vb_board *b, struct vb_chan *c);
+void vb_mm2s_tail_moved(vb_board *b, struct vb_chan *c);
+void vb_mm2s_stop(vb_board *b, struct vb_chan *c);
+void vb_mm2s_simple(vb_board *b, struct vb_chan *c);
+bool vb_mm2s_busy(const struct vb_chan *c);
+bool vb_mm2s_packet_active(const struct vb_chan *c, uint64_t t);
+
+/* ic.c: memory transactions through the interconnect to the DRAM */
+uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64_t *done);
+uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
 
 /* axidma.c */
 void vb_dma_reset(vb_board *b);
 uint32_t vb_dma_read(vb_board *b, uint32_t off);
 void vb_dma_write(vb_board *b, uint32_t off, uint32_t value);
-uint64_t vb_dma_next_event(const vb_board *b);
+uint64_t vb_dma_next_event(vb_board *b);
 void vb_dma_step(vb_board *b, uint64_t t);
 void vb_dma_stream_arrived(vb_board *b, uint64_t t);
 
 /* memory.c */
 int vb_mem_init(vb_board *b, char *err, size_t errlen);
 void vb_mem_fini(vb_board *b);
-/* 0 ok, else the DMASR-style outcome of a DMA access: PG021 DecErr or SlvErr. */
-enum vb_access { VB_ACC_OK = 0, VB_ACC_DECERR, VB_ACC_SLVERR };
 enum vb_access vb_dma_access(vb_board *b, uint64_t addr, uint64_t len, uint8_t **host);
 
 /* stream.c */

@@ -17,11 +17,14 @@
 #include <stdint.h>
 
 #include "sgdma/platform.h"
+#include "dram.h"
 
 #define VB_MAX_REGIONS   8
 #define VB_MAX_FAULTS    16
 #define VB_NAME_LEN      32
 #define VB_NO_TIME       UINT64_MAX
+#define VB_QDEPTH_MAX    16   /* dma.sg_prefetch limit */
+#define VB_OUTSTANDING_MAX 64 /* dma.outstanding limit */
 
 struct vb_region {
 	char name[VB_NAME_LEN];
@@ -43,9 +46,17 @@ struct vb_config {
 	unsigned dly_timer_resolution;/* SG clocks per IRQDelay unit (PG021 c_dlytmr_resolution) */
 	unsigned reset_clocks;        /* soft reset duration after in-flight work */
 	double dma_clock_mhz;
-	/* memory seen by the DMA (fixed latency until the DDR4 model replaces it) */
-	double mem_read_latency_ns;
-	double mem_write_latency_ns;
+	/* MM2S pipeline (mm2s.c) */
+	unsigned sg_prefetch;         /* BDs the SG engine fetches ahead (queue depth) */
+	unsigned outstanding;         /* data-mover read bursts in flight */
+	unsigned fifo_bytes;          /* data-mover FIFO in front of the stream */
+	/* interconnect between the DMA's masters and the memory controller */
+	double ic_request_ns;         /* request path: crossbar/SmartConnect, clock crossing */
+	double ic_response_ns;        /* response path */
+	unsigned ic_width_bits;       /* port width at the memory side */
+	double ic_clock_mhz;          /* port clock */
+	/* DRAM controller + device timing ("dram.<field>"; enabled = 0: ideal memory) */
+	struct vb_dram_params dram;
 	/* CPU side */
 	double mmio_read_ns;
 	double mmio_write_ns;
@@ -57,7 +68,9 @@ struct vb_config {
 	unsigned n_ddr;
 	/* stream endpoints */
 	unsigned loopback;            /* MM2S stream wired to S2MM input */
-	unsigned sink_record;         /* keep MM2S packet bytes */
+	unsigned sink_record;         /* keep MM2S packet bytes (0: timing only, no byte moves) */
+	double consumer_rate;         /* MM2S consumer: beats accepted per DMA clock (<= 1) */
+	unsigned consumer_fifo_beats; /* its FIFO, in beats */
 };
 
 typedef struct vb_board vb_board;

@@ -28,8 +28,11 @@ OVERRIDE_KEYS = {
     "sink_record": "stream.sink_record",
     "mmio_read_ns": "cpu.mmio_read_ns",
     "mmio_write_ns": "cpu.mmio_write_ns",
-    "mem_read_latency_ns": "mem.read_latency_ns",
-    "mem_write_latency_ns": "mem.write_latency_ns",
+    "sg_prefetch": "dma.sg_prefetch",
+    "outstanding": "dma.outstanding",
+    "fifo_bytes": "dma.fifo_bytes",
+    "consumer_rate": "stream.consumer_rate",
+    "consumer_fifo_beats": "stream.consumer_fifo_beats",
 }
 
 MMIO_SPAN = 0x10000
@@ -288,11 +291,14 @@ class VirtualBoard:
     ``VirtualBoard(preset="zcu111", seed=0, **overrides)``; overrides are the
     keys of ``OVERRIDE_KEYS`` (``include_sg``, ``addr_width``, ``length_width``,
     ``data_width``, ``max_burst``, ``dma_base``, ``loopback``, ...) or any preset
-    key in dotted form passed as ``options={"dma.max_burst": 64}``.
+    key in dotted form passed as ``options={"dma.max_burst": 64}``.  ``timing_only=True``
+    makes MM2S move no bytes (the sink records lengths and times only).
     """
 
     def __init__(self, preset: str | Path = "zcu111", seed: int = 0, options: dict | None = None, **overrides):
         keys = dict(options or {})
+        if "timing_only" in overrides:          # timing only = the MM2S sink keeps no bytes
+            keys["stream.sink_record"] = 0.0 if overrides.pop("timing_only") else 1.0
         for k, v in overrides.items():
             if k not in OVERRIDE_KEYS:
                 raise TypeError(f"unknown board option {k!r}; known: {', '.join(sorted(OVERRIDE_KEYS))}")

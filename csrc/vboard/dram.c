@@ -1,0 +1,366 @@
+/*
+ * dram.c - DRAM controller + device timing model.  See dram.h for the
+ * semantics and every simplification.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dram.h"
+
+#define NO_ROW VB_DRAM_NO_TIME
+
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static bool pow2(unsigned x) { return x && !(x & (x - 1)); }
+
+static unsigned log2u(unsigned x)
+{
+	unsigned n = 0;
+	while (x > 1) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+}
+
+static uint64_t ps_round(double ps) { return ps > 0 ? (uint64_t)(ps + 0.5) : 0; }
+
+/* A timing in ns as whole clocks, rounded up with JEDEC's 2.5 % tolerance
+ * (JESD79-4 "rounding algorithm"), back in ps.  0 stays 0. */
+static uint64_t clocks_ps(double ns, double tck_ns)
+{
+	double x;
+	uint64_t n;
+
+	if (!(ns > 0))
+		return 0;
+	x = ns / tck_ns - 0.025;
+	n = x > 0 ? (uint64_t)x : 0;
+	if ((double)n < x)
+		n++;
+	if (n == 0)
+		n = 1;
+	return ps_round((double)n * tck_ns * 1000.0);
+}
+
+/* ---- parameters ----------------------------------------------------------- */
+
+int vb_dram_check(const struct vb_dram_params *p, char *err, size_t n)
+{
+	const struct { const char *name; double v; } t[] = {
+		{ "trcd_ns", p->trcd_ns }, { "trp_ns", p->trp_ns }, { "tras_ns", p->tras_ns },
+		{ "trrd_s_ns", p->trrd_s_ns }, { "trrd_l_ns", p->trrd_l_ns }, { "tfaw_ns", p->tfaw_ns },
+		{ "twtr_ns", p->twtr_ns }, { "trtw_ns", p->trtw_ns }, { "tccd_l_ns", p->tccd_l_ns },
+		{ "trtp_ns", p->trtp_ns }, { "twr_ns", p->twr_ns }, { "trefi_ns", p->trefi_ns },
+		{ "trfc_ns", p->trfc_ns }, { "ctrl_latency_ns", p->ctrl_latency_ns },
+	};
+	unsigned burst_bytes, banks;
+	double row_cycle;
+#define FAIL(...) do { if (err && n) snprintf(err, n, __VA_ARGS__); return -1; } while (0)
+	if (p->enabled > 1)
+		FAIL("dram.enabled = %u: must be 0 (ideal memory) or 1 (timed DRAM)", p->enabled);
+	if (!(p->tck_ns > 0) || p->tck_ns > 100)
+		FAIL("dram.tck_ns = %g: the memory clock period must be in (0, 100] ns", p->tck_ns);
+	if (!pow2(p->bus_bytes) || p->bus_bytes > 128)
+		FAIL("dram.bus_bytes = %u: must be a power of two, 1..128 bytes", p->bus_bytes);
+	if (p->burst_len < 2 || p->burst_len > 16 || !pow2(p->burst_len))
+		FAIL("dram.burst_len = %u: must be 2, 4, 8 or 16 (DDR3/DDR4: 8)", p->burst_len);
+	if (p->cl < 1 || p->cl > 64)
+		FAIL("dram.cl = %u: CAS latency must be 1..64 clocks", p->cl);
+	if (p->cwl < 1 || p->cwl > 64)
+		FAIL("dram.cwl = %u: CAS write latency must be 1..64 clocks", p->cwl);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!(t[i].v >= 0) || t[i].v > 1e7)
+			FAIL("dram.%s = %g: must be a finite time >= 0 ns", t[i].name, t[i].v);
+	if (!pow2(p->bank_groups) || p->bank_groups > VB_DRAM_MAX_GROUPS)
+		FAIL("dram.bank_groups = %u: must be a power of two, 1..%u (DDR3: 1)", p->bank_groups,
+		     VB_DRAM_MAX_GROUPS);
+	if (!pow2(p->banks_per_group))
+		FAIL("dram.banks_per_group = %u: must be a power of two", p->banks_per_group);
+	banks = p->bank_groups * p->banks_per_group;
+	if (banks > VB_DRAM_MAX_BANKS)
+		FAIL("dram.bank_groups x dram.banks_per_group = %u: at most %u banks", banks, VB_DRAM_MAX_BANKS);
+	burst_bytes = p->bus_bytes * p->burst_len;
+	if (!pow2(p->row_bytes) || p->row_bytes < burst_bytes || p->row_bytes > (1u << 20))
+		FAIL("dram.row_bytes = %u: must be a power of two, from one burst (bus_bytes x burst_len = %u) "
+		     "to 1 MiB", p->row_bytes, burst_bytes);
+	if (p->mapping > 1)
+		FAIL("dram.mapping = %u: 0 = row:bank:column, 1 = row:column-high:bank:column-low", p->mapping);
+	if (p->mapping == 1 && (!pow2(p->interleave_bytes) || p->interleave_bytes < burst_bytes ||
+				p->interleave_bytes > p->row_bytes))
+		FAIL("dram.interleave_bytes = %u: with mapping 1 must be a power of two from one burst (%u) to "
+		     "dram.row_bytes (%u)", p->interleave_bytes, burst_bytes, p->row_bytes);
+	if (!(p->efficiency_cap >= 0) || p->efficiency_cap > 1)
+		FAIL("dram.efficiency_cap = %g: must be 0 (none) or in (0, 1]", p->efficiency_cap);
+	if (p->efficiency_cap > 0 && p->efficiency_cap < 0.05)
+		FAIL("dram.efficiency_cap = %g: below 5 %% is not a memory controller", p->efficiency_cap);
+	if (p->trefi_ns > 0) {
+		if (!(p->trfc_ns > 0))
+			FAIL("dram.trfc_ns = %g: must be > 0 when refresh is on (dram.trefi_ns > 0)", p->trfc_ns);
+		if (!(p->trefi_ns > p->trfc_ns))
+			FAIL("dram.trefi_ns = %g must exceed dram.trfc_ns = %g (or be 0: no refresh)",
+			     p->trefi_ns, p->trfc_ns);
+		/* Between two windows there must be room for at least one access. */
+		row_cycle = p->trcd_ns + p->trp_ns + p->tras_ns + p->tfaw_ns + p->trrd_l_ns + p->twtr_ns +
+			    p->trtw_ns + p->tccd_l_ns +
+			    (double)((p->cl > p->cwl ? p->cl : p->cwl) + 2 * p->burst_len) * p->tck_ns /
+			    (p->efficiency_cap > 0 ? p->efficiency_cap : 1.0);
+		if (!(p->trefi_ns > p->trfc_ns + row_cycle))
+			FAIL("dram.trefi_ns = %g must exceed dram.trfc_ns = %g plus one access (%g ns)",
+			     p->trefi_ns, p->trfc_ns, row_cycle);
+	}
+#undef FAIL
+	return 0;
+}
+
+static void close_all(struct vb_dram *d, uint64_t t_act_ok)
+{
+	for (unsigned i = 0; i < d->n_banks; i++) {
+		d->bank[i].row = NO_ROW;
+		d->bank[i].t_act_ok = t_act_ok;
+	}
+}
+
+void vb_dram_init(struct vb_dram *d, const struct vb_dram_params *p, uint64_t refresh_phase_ps)
+{
+	const double tck = p->tck_ns;
+	double tb = p->burst_len / 2.0 * tck * 1000.0;
+	unsigned chunk = p->mapping == 1 ? p->interleave_bytes : p->row_bytes;
+
+	memset(d, 0, sizeof(*d));
+	d->p = *p;
+	if (p->efficiency_cap > 0)
+		tb /= p->efficiency_cap;
+	d->t_burst = ps_round(tb) ? ps_round(tb) : 1;
+	d->t_cl = ps_round(p->cl * tck * 1000.0);
+	d->t_cwl = ps_round(p->cwl * tck * 1000.0);
+	d->t_rcd = clocks_ps(p->trcd_ns, tck);
+	d->t_rp = clocks_ps(p->trp_ns, tck);
+	d->t_ras = clocks_ps(p->tras_ns, tck);
+	d->t_rrd_s = clocks_ps(p->trrd_s_ns, tck);
+	d->t_rrd_l = clocks_ps(p->trrd_l_ns, tck);
+	d->t_faw = clocks_ps(p->tfaw_ns, tck);
+	d->t_wtr = clocks_ps(p->twtr_ns, tck);
+	d->t_rtw = clocks_ps(p->trtw_ns, tck);
+	d->t_ccd_l = clocks_ps(p->tccd_l_ns, tck);
+	d->t_rtp = clocks_ps(p->trtp_ns, tck);
+	d->t_wr = clocks_ps(p->twr_ns, tck);
+	d->t_refi = ps_round(p->trefi_ns * 1000.0);
+	d->t_rfc = ps_round(p->trfc_ns * 1000.0);
+	d->t_ctrl = ps_round(p->ctrl_latency_ns * 1000.0);
+
+	d->burst_shift = log2u(p->bus_bytes * p->burst_len);
+	d->chunk_shift = log2u(chunk) - d->burst_shift;
+	d->n_banks = p->bank_groups * p->banks_per_group;
+	d->bank_shift = log2u(d->n_banks);
+	d->bank_mask = d->n_banks - 1;
+	d->group_mask = p->bank_groups - 1;
+	d->stripe_shift = log2u(p->row_bytes) - d->burst_shift + d->bank_shift;
+	close_all(d, 0);
+
+	if (p->enabled && d->t_refi) {
+		d->refresh_phase = refresh_phase_ps % d->t_refi;
+		d->ref_start = d->refresh_phase;
+		d->ref_end = d->ref_start + d->t_rfc;
+	} else {
+		d->refresh_phase = 0;
+		d->ref_start = d->ref_end = VB_DRAM_NO_TIME;
+	}
+}
+
+uint64_t vb_dram_next_refresh(const struct vb_dram *d, uint64_t t)
+{
+	uint64_t k;
+
+	if (!d->p.enabled || !d->t_refi)
+		return VB_DRAM_NO_TIME;
+	if (t <= d->refresh_phase)
+		return d->refresh_phase;
+	k = (t - d->refresh_phase + d->t_refi - 1) / d->t_refi;
+	return d->refresh_phase + k * d->t_refi;
+}
+
+/* Windows that ended by t (the memory idle meanwhile) closed every row. */
+static void pass_windows(struct vb_dram *d, uint64_t t)
+{
+	if (t < d->ref_end)
+		return;
+	if (t - d->ref_end < d->t_refi)
+		d->ref_start += d->t_refi;
+	else
+		d->ref_start = vb_dram_next_refresh(d, t - d->t_rfc + 1);
+	d->ref_end = d->ref_start + d->t_rfc;
+	close_all(d, 0);
+}
+
+/* ---- one row stripe of a request ------------------------------------------ */
+
+struct portion {
+	uint64_t t0;     /* start of the portion's first burst */
+	uint64_t t_end;  /* end of its last transferred burst */
+};
+
+/*
+ * Bursts p0..p1 (absolute burst numbers, all in one row stripe), commands no
+ * earlier than ta.  Returns how many bursts were transferred before the next
+ * refresh window: all of them, or fewer if the window cuts the portion (then
+ * only the data bus time is committed; the caller closes every row).
+ */
+static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1, bool write, struct portion *out)
+{
+	const uint64_t tb = d->t_burst, lat = write ? d->t_cwl : d->t_cl, ref = d->ref_start;
+	const unsigned cs = d->chunk_shift;
+	const uint64_t n = p1 - p0 + 1, c0 = p0 >> cs, nch = (p1 >> cs) - c0 + 1;
+	const unsigned lap = nch < d->n_banks ? (unsigned)nch : d->n_banks;
+	const uint64_t row = p0 >> d->stripe_shift;
+	uint64_t pbase[VB_DRAM_MAX_BANKS];
+	uint64_t base = max64(d->bus_free, write ? d->wr_data_ok : d->rd_data_ok);
+	uint64_t k = 0;
+
+	for (unsigned j = 0; j < lap; j++) {
+		const uint64_t c = c0 + j;
+		const unsigned bk = (unsigned)c & d->bank_mask, g = bk & d->group_mask;
+		struct vb_dram_bank *b = &d->bank[bk];
+		uint64_t cas, act = 0, need, before = base;
+
+		if (j) {
+			k = (c << cs) - p0;
+			if (base + k * tb > ref) {       /* the previous pieces run into the window */
+				uint64_t cut = (ref - base) / tb;
+				out->t_end = base + cut * tb;
+				d->bus_free = out->t_end;
+				return cut;
+			}
+		}
+		if (b->row == row) {
+			cas = max64(ta, b->t_cas_ok);
+		} else {
+			if (b->row == NO_ROW)
+				act = max64(ta, b->t_act_ok);
+			else
+				act = max64(ta, b->t_pre_ok) + d->t_rp;
+			act = max64(act, d->act_ok_any);
+			act = max64(act, d->act_ok_group[g]);
+			act = max64(act, d->faw[d->faw_i]);
+			cas = act + d->t_rcd;
+		}
+		cas = max64(cas, d->cas_ok_group[g]);
+		need = cas + lat;
+		if (base + k * tb < need)
+			base = need - k * tb;
+		if (!j)
+			out->t0 = base;
+		if (base + (k + 1) * tb > ref) {         /* this piece's first burst hits the window */
+			out->t_end = before + k * tb;
+			if (k)
+				d->bus_free = out->t_end;
+			return k;
+		}
+		if (b->row == row) {
+			d->stats.row_hits++;
+		} else {
+			if (b->row == NO_ROW)
+				d->stats.row_misses++;
+			else
+				d->stats.row_conflicts++;
+			b->row = row;
+			b->t_cas_ok = act + d->t_rcd;
+			b->t_pre_ok = act + d->t_ras;
+			d->act_ok_any = act + d->t_rrd_s;
+			d->act_ok_group[g] = act + d->t_rrd_l;
+			d->faw[d->faw_i] = act + d->t_faw;
+			d->faw_i = (d->faw_i + 1) & 3;
+		}
+		pbase[j] = base;
+	}
+	if (base + n * tb > ref) {                       /* the tail runs into the window */
+		uint64_t cut = (ref - base) / tb;
+		out->t_end = base + cut * tb;
+		d->bus_free = out->t_end;
+		return cut;
+	}
+
+	/* Commit: when each bank may be precharged, each group's last CAS, the bus. */
+	for (unsigned j = 0; j < lap; j++) {
+		const uint64_t jl = j + (((nch - 1 - j) >> d->bank_shift) << d->bank_shift);
+		const uint64_t lb = min64(p1, ((c0 + jl + 1) << cs) - 1);
+		const uint64_t t = (jl < lap ? pbase[jl] : base) + (lb - p0) * tb;
+		struct vb_dram_bank *b = &d->bank[(unsigned)(c0 + j) & d->bank_mask];
+		b->t_pre_ok = max64(b->t_pre_ok, write ? t + tb + d->t_wr : t - lat + d->t_rtp);
+	}
+	for (uint64_t i = nch > d->group_mask + 1 ? nch - d->group_mask - 1 : 0; i < nch; i++) {
+		const uint64_t lb = min64(p1, ((c0 + i + 1) << cs) - 1);
+		const uint64_t t = (i < lap ? pbase[i] : base) + (lb - p0) * tb;
+		d->cas_ok_group[(unsigned)(c0 + i) & d->group_mask] = t - lat + d->t_ccd_l;
+	}
+	d->bus_free = base + n * tb;
+	d->last_write = write;
+	d->last_data_end = d->bus_free;
+	if (write)
+		d->rd_data_ok = max64(d->rd_data_ok, d->bus_free + d->t_wtr + d->t_cl);
+	else
+		d->wr_data_ok = max64(d->wr_data_ok, d->bus_free - tb - d->t_cl + d->t_rtw + d->t_cwl);
+	out->t_end = d->bus_free;
+	return n;
+}
+
+/* ---- requests ------------------------------------------------------------- */
+
+uint64_t vb_dram_access(struct vb_dram *d, uint64_t t_arrive_ps, uint64_t addr, uint32_t len, bool write,
+			uint64_t *t_done_ps)
+{
+	uint64_t t = t_arrive_ps, pos, last, first = VB_DRAM_NO_TIME, end;
+
+	assert(t >= d->last_arrive && "vb_dram_access: arrival times must be nondecreasing");
+	if (t < d->last_arrive)
+		t = d->last_arrive;
+	d->last_arrive = t;
+	if (write)
+		d->stats.writes++;
+	else
+		d->stats.reads++;
+	if (!d->p.enabled || len == 0) {
+		if (t_done_ps)
+			*t_done_ps = t;
+		return t;
+	}
+	pass_windows(d, t);
+	if (t < d->last_ref_end) {
+		/* Queued behind a request a window cut: everything it needs comes
+		 * after that window, which the bank and bus state already say. */
+		d->stats.refresh_stalls++;
+		d->stats.refresh_stall_ps += d->last_ref_end - max64(t, d->last_ref_start);
+	}
+
+	pos = addr >> d->burst_shift;
+	last = (addr + len - 1) >> d->burst_shift;
+	end = t;
+	while (pos <= last) {
+		const uint64_t pend = min64(last, (((pos >> d->stripe_shift) + 1) << d->stripe_shift) - 1);
+		struct portion o;
+		uint64_t done = portion(d, t, pos, pend, write, &o);
+
+		if (done) {
+			if (first == VB_DRAM_NO_TIME)
+				first = o.t0;
+			end = o.t_end;
+		}
+		pos += done;
+		if (pos <= pend) {
+			/* A refresh window: wait for its end; every row is closed then. */
+			d->stats.refresh_stalls++;
+			d->stats.refresh_stall_ps += d->ref_end - max64(t, d->ref_start);
+			t = max64(t, d->ref_end);
+			close_all(d, d->ref_end);
+			d->last_ref_start = d->ref_start;
+			d->last_ref_end = d->ref_end;
+			d->ref_start += d->t_refi;
+			d->ref_end = d->ref_start + d->t_rfc;
+		}
+	}
+	if (t_done_ps)
+		*t_done_ps = end + d->t_ctrl;
+	return first + d->t_ctrl;
+}
