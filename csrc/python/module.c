@@ -12,6 +12,7 @@
 #include "sgdma/driver.h"
 #include "sgdma/pg021.h"
 #include "csm.h"
+#include "dram.h"
 #include "vboard.h"
 
 static PyObject *error_classes;   /* dict: status name -> exception class */
@@ -357,7 +358,57 @@ static PyObject *Board_stats(BoardObject *self, PyObject *arg)
 			     s.packets, "mmio_reads", s.mmio_reads, "mmio_writes", s.mmio_writes);
 }
 
+static PyObject *Board_probe(BoardObject *self, PyObject *arg)
+{
+	long ch = PyLong_AsLong(arg);
+	struct vb_probe p;
+	BOARD_OK(self);
+	if (PyErr_Occurred())
+		return NULL;
+	vb_get_probe(self->b, ch ? VB_S2MM : VB_MM2S, &p);
+#define T(x) ((x) == VB_NO_TIME ? Py_BuildValue("") : PyLong_FromUnsignedLongLong(x))
+	return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:K}", "t_kick", T(p.t_kick), "t_sg_ar", T(p.t_sg_ar),
+			     "t_data_ar", T(p.t_data_ar), "t_first_beat", T(p.t_first_beat), "t_last_beat",
+			     T(p.t_last_beat), "bytes", (unsigned long long)p.bytes);
+#undef T
+}
+
+static PyObject *Board_reseed(BoardObject *self, PyObject *arg)
+{
+	unsigned long long seed = PyLong_AsUnsignedLongLong(arg);
+	BOARD_OK(self);
+	if (PyErr_Occurred())
+		return NULL;
+	vb_reseed(self->b, seed);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Board_dram_stats(BoardObject *self, PyObject *u)
+{
+	const struct vb_dram_stats *s;
+	(void)u;
+	BOARD_OK(self);
+	vb_sync(self->b);
+	s = vb_dram_stats(self->b);
+	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "reads", s->reads, "writes", s->writes, "row_hits",
+			     s->row_hits, "row_misses", s->row_misses, "row_conflicts", s->row_conflicts,
+			     "refresh_stalls", s->refresh_stalls, "refresh_stall_ps", s->refresh_stall_ps);
+}
+
+static PyObject *Board_next_refresh(BoardObject *self, PyObject *arg)
+{
+	unsigned long long t = PyLong_AsUnsignedLongLong(arg);
+	BOARD_OK(self);
+	if (PyErr_Occurred())
+		return NULL;
+	return PyLong_FromUnsignedLongLong(vb_next_refresh(self->b, t));
+}
+
 static PyMethodDef Board_methods[] = {
+	{ "probe", (PyCFunction)Board_probe, METH_O, "event times (ps) of channel 0/1's latest run" },
+	{ "reseed", (PyCFunction)Board_reseed, METH_O, "new seed: generator and DRAM refresh phase" },
+	{ "dram_stats", (PyCFunction)Board_dram_stats, METH_NOARGS, "DRAM counters" },
+	{ "next_refresh", (PyCFunction)Board_next_refresh, METH_O, "start (ps) of the first refresh window >= t" },
 	{ "read32", (PyCFunction)Board_read32, METH_O, "CPU MMIO read (charges the access cost)" },
 	{ "write32", (PyCFunction)Board_write32, METH_VARARGS, "CPU MMIO write (charges the access cost)" },
 	{ "now_ps", (PyCFunction)Board_now_ps, METH_NOARGS, "virtual time in ps" },

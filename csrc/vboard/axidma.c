@@ -46,6 +46,8 @@ static uint64_t phase_fetch(vb_board *b, struct vb_chan *c, uint64_t t)
 	uint64_t done, first;
 	if (c->first_after_kick)
 		t += vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR);
+	if (c->probe.t_sg_ar == VB_NO_TIME)
+		c->probe.t_sg_ar = t;
 	first = vb_ic_read(b, t, c->curdesc, PG021_BD_HW_BYTES, &done);
 	done = done > first + vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1) ? done
 		: first + vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1);
@@ -210,9 +212,16 @@ static void sg_fetch_start(vb_board *b, struct vb_chan *c, uint64_t t)
 	c->t_next = t + phase_fetch(b, c, t);
 }
 
+static void probe_kick(vb_board *b, struct vb_chan *c)
+{
+	c->probe = (struct vb_probe){ .t_kick = b->now, .t_sg_ar = VB_NO_TIME, .t_data_ar = VB_NO_TIME,
+				      .t_first_beat = VB_NO_TIME, .t_last_beat = VB_NO_TIME };
+}
+
 /* A tail write while the engine waits restarts fetching from next_bd. */
 static void sg_kick(vb_board *b, struct vb_chan *c)
 {
+	probe_kick(b, c);
 	c->dmasr &= ~PG021_SR_IDLE;
 	c->first_after_kick = true;
 	if (is_mm2s(c)) {
@@ -446,6 +455,12 @@ static void s2mm_data_step(vb_board *b, struct vb_chan *c, uint64_t t)
 		vb_chan_packet_begins(c);
 	c->stats.data_bursts += count_bursts(b, addr, got);
 	c->stats.bytes_moved += got;
+	if (c->probe.t_first_beat == VB_NO_TIME) {
+		c->probe.t_first_beat = t;
+		c->probe.t_data_ar = t + vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW);
+	}
+	c->probe.t_last_beat = t + vb_clocks(b, (double)beats(b, got));
+	c->probe.bytes += got;
 	c->phase = PH_DATA;
 	c->t_next = t + phase_s2mm_data(b, t, c->filled == 0, addr, got, beats(b, got));
 	c->filled += (uint32_t)got;
@@ -456,6 +471,7 @@ static void s2mm_data_step(vb_board *b, struct vb_chan *c, uint64_t t)
 
 static void simple_start(vb_board *b, struct vb_chan *c)
 {
+	probe_kick(b, c);
 	c->dmasr &= ~PG021_SR_IDLE;
 	c->filled = 0;
 	c->bd_eof = false;
@@ -731,6 +747,12 @@ bool vb_irq_pending(vb_board *b, enum vb_chan_id ch)
 {
 	vb_sync(b);
 	return (b->ch[ch].dmasr & b->ch[ch].dmacr & PG021_SR_IRQ_ALL) != 0;
+}
+
+void vb_get_probe(vb_board *b, enum vb_chan_id ch, struct vb_probe *out)
+{
+	vb_sync(b);
+	*out = b->ch[ch].probe;
 }
 
 void vb_get_stats(vb_board *b, enum vb_chan_id ch, struct vb_stats *out)

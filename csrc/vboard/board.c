@@ -53,7 +53,6 @@ uint8_t *vb_scratch(vb_board *b, uint64_t len)
 vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_t errlen)
 {
 	vb_board *b;
-	uint64_t s = seed;
 
 	if (vb_config_check(cfg, err, errlen) < 0)
 		return NULL;
@@ -63,8 +62,6 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		return NULL;
 	}
 	b->cfg = *cfg;
-	for (int i = 0; i < 4; i++)
-		b->rng[i] = splitmix(&s);
 	b->clk_ps = 1e6 / cfg->dma_clock_mhz;
 	b->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
 	b->data_bytes = cfg->data_width / 8;
@@ -73,13 +70,7 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 	b->ic_response_ps = vb_ns(cfg->ic_response_ns);
 	b->ic_ps_per_byte = cfg->ic_width_bits ? 1e6 / (cfg->ic_clock_mhz * cfg->ic_width_bits / 8.0) : 0.0;
 	b->consumer_ps = (uint64_t)(b->clk_ps / cfg->consumer_rate + 0.5);
-	{
-		/* Refresh runs asynchronously to everything else: a seeded phase
-		 * (drawn even for ideal memory, so enabling the DRAM model does not
-		 * shift the other random streams). */
-		uint64_t refi = (uint64_t)(cfg->dram.trefi_ns * 1000.0 + 0.5), r = vb_rng_next(b);
-		vb_dram_init(&b->dram, &cfg->dram, refi ? r % refi : 0);
-	}
+	vb_reseed(b, seed);
 	if (vb_mem_init(b, err, errlen) < 0) {
 		vb_destroy(b);
 		return NULL;
@@ -87,6 +78,24 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 	vb_dma_reset(b);
 	return b;
 }
+
+void vb_reseed(vb_board *b, uint64_t seed)
+{
+	uint64_t s = seed;
+	uint64_t refi = (uint64_t)(b->cfg.dram.trefi_ns * 1000.0 + 0.5), r;
+
+	for (int i = 0; i < 4; i++)
+		b->rng[i] = splitmix(&s);
+	/* Refresh runs asynchronously to everything else: a seeded phase (drawn
+	 * even for ideal memory, so enabling the DRAM model does not shift the
+	 * other random streams). */
+	r = vb_rng_next(b);
+	vb_dram_init(&b->dram, &b->cfg.dram, refi ? r % refi : 0);
+	b->ic_last_arrive = 0;
+}
+
+const struct vb_dram_stats *vb_dram_stats(vb_board *b) { return &b->dram.stats; }
+uint64_t vb_next_refresh(vb_board *b, uint64_t t_ps) { return vb_dram_next_refresh(&b->dram, t_ps); }
 
 void vb_destroy(vb_board *b)
 {

@@ -8,7 +8,8 @@
  *   GPIO B (gpio.base + 64 KiB): ch1 PL→CPU  the selected counter
  *                                ch2 CPU→PL  payload length in beats (0: until the first TLAST)
  * Counters are in PL clocks: setup (reset release → start received), MM2S
- * latency (start received → first TVALID), MM2S throughput (first → last beat),
+ * latency (start received → first TVALID), MM2S throughput (first → last beat,
+ * inclusive, so n back-to-back beats count n clocks),
  * and beats seen.  Timestamps come from the stream's own beat times, so the
  * counts do not depend on when the CPU looks.
  */
@@ -61,7 +62,8 @@ void vb_csm_stream(vb_board *b, uint64_t len, bool last, uint64_t t_first, uint6
 	m->bytes += len;
 	m->beats = (uint32_t)((m->bytes + b->data_bytes - 1) / b->data_bytes);
 	if ((want && m->beats >= want) || (!want && last)) {
-		m->throughput = clocks_between(b, m->t_first, t_last);
+		/* inclusive: n back-to-back beats count n clocks */
+		m->throughput = clocks_between(b, m->t_first, t_last) + 1;
 		m->state = CSM_DONE;
 	}
 }

@@ -86,6 +86,7 @@ struct vb_chan {
 	uint32_t pending_pkts;    /* completed packets since the last IRQ */
 	uint64_t dly_deadline;
 	struct vb_stats stats;
+	struct vb_probe probe;
 	struct vb_mm2s mm2s;
 };
 

@@ -42,6 +42,8 @@ static void fetch_start(vb_board *b, struct vb_chan *c, uint64_t t)
 	if (c->first_after_kick)
 		t += vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR);
 	c->first_after_kick = false;
+	if (c->probe.t_sg_ar == VB_NO_TIME)
+		c->probe.t_sg_ar = t;
 	/* The BD (52 bytes) comes back over the 32-bit SG port: 13 beats. */
 	first = vb_ic_read(b, t, c->next_bd, PG021_BD_HW_BYTES, &done);
 	p->fetching = true;
@@ -182,6 +184,12 @@ static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 		     done + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID), nbeats, &s_first, &s_last);
 	if (e->issued == 0)
 		e->t_first = s_first;
+	if (c->probe.t_data_ar == VB_NO_TIME) {
+		c->probe.t_data_ar = t;
+		c->probe.t_first_beat = s_first;
+	}
+	c->probe.t_last_beat = s_last;
+	c->probe.bytes += len;
 	e->issued += len;
 	p->issued += len;
 	p->ar_free = t + vb_clocks(b, 1);

@@ -138,6 +138,24 @@ uint64_t vb_source_pending(vb_board *b);
 struct vb_stats {
 	uint64_t bd_fetches, bd_writebacks, data_bursts, bytes_moved, packets, mmio_reads, mmio_writes;
 };
+
+/* Event times (ps) of the channel's latest run, for characterization: reset
+ * by each tail write (SG) or LENGTH write (simple).  VB_NO_TIME until seen. */
+struct vb_probe {
+	uint64_t t_kick;        /* the triggering register write */
+	uint64_t t_sg_ar;       /* first BD read address (m_axi_sg_arvalid) */
+	uint64_t t_data_ar;     /* first data address (m_axi_mm2s_arvalid / m_axi_s2mm_awvalid) */
+	uint64_t t_first_beat;  /* first stream beat (MM2S out / S2MM in) */
+	uint64_t t_last_beat;   /* latest stream beat so far */
+	uint64_t bytes;         /* payload bytes since the kick */
+};
+void vb_get_probe(vb_board *b, enum vb_chan_id ch, struct vb_probe *out);
+/* New seed for the next trial: the generator and the DRAM's refresh phase
+ * (and bank state) are redrawn; time and memory contents stay. */
+void vb_reseed(vb_board *b, uint64_t seed);
+struct vb_dram_stats;
+const struct vb_dram_stats *vb_dram_stats(vb_board *b);
+uint64_t vb_next_refresh(vb_board *b, uint64_t t_ps);
 void vb_get_stats(vb_board *b, enum vb_chan_id ch, struct vb_stats *out);
 
 /* Platform ops for the driver core; ctx = the board. */
