@@ -15,7 +15,20 @@ def test_c_reader_matches_toml(name):
     assert rows
     for key, value, unit, source in rows:
         assert source.strip(), f"{name}: {key} has no source"
+        if key.startswith("layout."):            # read by the Python layers only
+            continue
         assert board.option(key) == pytest.approx(float(value)), key
+
+
+@pytest.mark.parametrize("name", presets.names())
+def test_layout_fits_its_region(name):
+    from sgdma.layout import Layout
+
+    board = sgdma.VirtualBoard(name)
+    lay = Layout.of(board)
+    region = dict((n, (b, sz)) for n, b, sz in board.regions)[lay.region]
+    assert region[0] <= lay.rpmsg < lay.bd_base < lay.buffer_base
+    assert lay.buffer_base + lay.buffer_bytes <= region[0] + region[1]
 
 
 @pytest.mark.parametrize("name", presets.names())

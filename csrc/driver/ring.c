@@ -758,6 +758,16 @@ static enum sg_status cyclic_check(struct sg_ring *r, uint64_t tail, struct sg_e
  */
 enum sg_status sg_ring_start_cyclic(struct sg_ring *r, struct sg_error *err)
 {
+	uint64_t tail;
+	enum sg_status st = sg_ring_prepare_cyclic(r, &tail, err);
+
+	if (st == SG_OK)
+		sg_chan_write_tail(r->chan, tail);
+	return st;
+}
+
+enum sg_status sg_ring_prepare_cyclic(struct sg_ring *r, uint64_t *trigger, struct sg_error *err)
+{
 	struct sg_chan *c = r->chan;
 	uint64_t tail = cyclic_tail(r);
 	enum sg_status st;
@@ -777,7 +787,7 @@ enum sg_status sg_ring_start_cyclic(struct sg_ring *r, struct sg_error *err)
 	st = run_channel(r, cr, err);
 	if (st != SG_OK)
 		return st;
-	sg_chan_write_tail(c, tail);
+	*trigger = tail;
 
 	/* The engine owns every BD until a reset: n_filled moves to n_hw. */
 	r->n_hw = r->count;

@@ -373,6 +373,15 @@ static PyObject *Board_probe(BoardObject *self, PyObject *arg)
 #undef T
 }
 
+static PyObject *Board_run_until_csm_done(BoardObject *self, PyObject *arg)
+{
+	unsigned long long limit = PyLong_AsUnsignedLongLong(arg);
+	BOARD_OK(self);
+	if (PyErr_Occurred())
+		return NULL;
+	return PyBool_FromLong(vb_run_until_csm_done(self->b, limit));
+}
+
 static PyObject *Board_reseed(BoardObject *self, PyObject *arg)
 {
 	unsigned long long seed = PyLong_AsUnsignedLongLong(arg);
@@ -407,6 +416,8 @@ static PyObject *Board_next_refresh(BoardObject *self, PyObject *arg)
 static PyMethodDef Board_methods[] = {
 	{ "probe", (PyCFunction)Board_probe, METH_O, "event times (ps) of channel 0/1's latest run" },
 	{ "reseed", (PyCFunction)Board_reseed, METH_O, "new seed: generator and DRAM refresh phase" },
+	{ "run_until_csm_done", (PyCFunction)Board_run_until_csm_done, METH_O,
+	  "let time pass (the CPU in standby) until the timing engine is done or the limit (ps); True if done" },
 	{ "dram_stats", (PyCFunction)Board_dram_stats, METH_NOARGS, "DRAM counters" },
 	{ "next_refresh", (PyCFunction)Board_next_refresh, METH_O, "start (ps) of the first refresh window >= t" },
 	{ "read32", (PyCFunction)Board_read32, METH_O, "CPU MMIO read (charges the access cost)" },
@@ -858,6 +869,15 @@ static PyObject *Ring_prepare(RingObject *self, PyObject *u)
 	return PyLong_FromUnsignedLongLong(tail);
 }
 
+static PyObject *Ring_prepare_cyclic(RingObject *self, PyObject *u)
+{
+	uint64_t tail = 0;
+	(void)u;
+	RING_OK(self);
+	RING_CALL(sg_ring_prepare_cyclic(&self->r, &tail, &self->chan->err));
+	return PyLong_FromUnsignedLongLong(tail);
+}
+
 static PyObject *Ring_start_cyclic(RingObject *self, PyObject *u) { (void)u; RING_OK(self); RING_CALL(sg_ring_start_cyclic(&self->r, &self->chan->err)); Py_RETURN_NONE; }
 
 static PyObject *Ring_kick(RingObject *self, PyObject *arg)
@@ -942,6 +962,7 @@ static PyMethodDef Ring_methods[] = {
 	{ "submit", (PyCFunction)Ring_submit, METH_NOARGS, "give filled BDs to hardware" },
 	{ "kick", (PyCFunction)Ring_kick, METH_O, "write TAILDESC (must be a BD of this ring)" },
 	{ "prepare", (PyCFunction)Ring_prepare, METH_NOARGS, "submit without the tail write; returns the tail" },
+	{ "prepare_cyclic", (PyCFunction)Ring_prepare_cyclic, METH_NOARGS, "cyclic start without the trigger" },
 	{ "reclaim", (PyCFunction)Ring_reclaim, METH_O, "completed whole packets: (records, n)" },
 	{ "rearm", (PyCFunction)Ring_rearm, METH_O, "re-arm n free BDs with their buffers" },
 	{ "start_cyclic", (PyCFunction)Ring_start_cyclic, METH_NOARGS, "cyclic start" },

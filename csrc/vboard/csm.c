@@ -20,7 +20,8 @@ enum csm_state { CSM_IDLE = 0, CSM_WAIT_START = 1, CSM_MM2S = 2, CSM_DONE = 3 };
 
 static uint32_t clocks_between(const vb_board *b, uint64_t from, uint64_t to)
 {
-	return to > from ? (uint32_t)((to - from) / b->clk_ps) : 0;
+	/* nearest clock: beat times sit on the model's integer-ps clock grid */
+	return to > from ? (uint32_t)((double)(to - from) / b->clk_ps + 0.5) : 0;
 }
 
 void vb_csm_control(vb_board *b, uint32_t old, uint32_t now)
@@ -84,4 +85,20 @@ uint32_t vb_csm_counter(const vb_board *b, uint32_t control)
 	case CSM_SEL_THROUGHPUT: return m->throughput;
 	default: return m->beats;
 	}
+}
+
+bool vb_run_until_csm_done(vb_board *b, uint64_t limit_ps)
+{
+	uint64_t end = b->now + limit_ps, t;
+
+	vb_sync(b);
+	while (b->csm.state != CSM_DONE) {
+		t = vb_dma_next_event(b);
+		if (t == VB_NO_TIME || t > end)
+			break;
+		if (t > b->now)
+			b->now = t;
+		vb_dma_step(b, t);
+	}
+	return b->csm.state == CSM_DONE;
 }

@@ -172,7 +172,7 @@ static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	uint64_t burst_max = (uint64_t)b->cfg.max_burst * b->data_bytes;
 	uint64_t to_4k = PG021_BOUNDARY_4K - (addr & (PG021_BOUNDARY_4K - 1));
 	uint32_t len = (uint32_t)(e->len - e->issued), nbeats;
-	uint64_t first, done, s_first, s_last;
+	uint64_t first, done, last_data, s_first, s_last;
 
 	if (len > burst_max)
 		len = (uint32_t)burst_max;
@@ -180,8 +180,11 @@ static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 		len = (uint32_t)to_4k;
 	nbeats = (len + b->data_bytes - 1) / b->data_bytes;
 	first = vb_ic_read(b, t, addr, len, &done);
+	/* The data arrives spread over [first, done]: the last beat's data is
+	 * complete one beat's share before `done` (a one-beat burst at `first`). */
+	last_data = nbeats > 1 ? done - (done - first) / nbeats : first;
 	stream_beats(b, p, first + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID),
-		     done + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID), nbeats, &s_first, &s_last);
+		     last_data + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID), nbeats, &s_first, &s_last);
 	if (e->issued == 0)
 		e->t_first = s_first;
 	if (c->probe.t_data_ar == VB_NO_TIME) {

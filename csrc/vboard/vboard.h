@@ -153,6 +153,9 @@ void vb_get_probe(vb_board *b, enum vb_chan_id ch, struct vb_probe *out);
 /* New seed for the next trial: the generator and the DRAM's refresh phase
  * (and bank state) are redrawn; time and memory contents stay. */
 void vb_reseed(vb_board *b, uint64_t seed);
+/* The CPU waits in standby (no bus traffic) until the timing engine (csm.c)
+ * is DONE or limit_ps of virtual time has passed; true if DONE. */
+bool vb_run_until_csm_done(vb_board *b, uint64_t limit_ps);
 struct vb_dram_stats;
 const struct vb_dram_stats *vb_dram_stats(vb_board *b);
 uint64_t vb_next_refresh(vb_board *b, uint64_t t_ps);

@@ -201,6 +201,11 @@ class Ring:
         """Start cyclic playback of the whole (filled, closed) ring."""
         self._r.start_cyclic()
 
+    def prepare_cyclic(self) -> int:
+        """start_cyclic() without the trigger; returns the tail address (outside the
+        chain) to write later with ``channel.write_tail``."""
+        return self._r.prepare_cyclic()
+
     def wait(self, timeout_ns: float = 10e6) -> None:
         """Wait until the engine reaches the tail; raises with the register snapshot."""
         self.channel.wait_idle(timeout_ns)

@@ -208,5 +208,8 @@ enum sg_status sg_ring_reclaim(struct sg_ring *r, struct sg_completion *out, uin
 enum sg_status sg_ring_rearm(struct sg_ring *r, uint32_t n, struct sg_error *err);
 /* Closed, fully filled ring; Cyclic before RS; tail outside the chain. */
 enum sg_status sg_ring_start_cyclic(struct sg_ring *r, struct sg_error *err);
+/* sg_ring_start_cyclic without the trigger: *trigger is the tail address
+ * (outside the chain) to write with sg_chan_write_tail when ready. */
+enum sg_status sg_ring_prepare_cyclic(struct sg_ring *r, uint64_t *trigger, struct sg_error *err);
 
 #endif /* SGDMA_DRIVER_H */
