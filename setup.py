@@ -3,7 +3,8 @@ from glob import glob
 
 from setuptools import Extension, setup
 
-sources = sorted(glob("csrc/driver/*.c")) + sorted(glob("csrc/vboard/*.c")) + ["csrc/python/module.c"]
+sources = (sorted(glob("csrc/driver/*.c")) + sorted(glob("csrc/apps/*.c")) + sorted(glob("csrc/vboard/*.c"))
+           + ["csrc/python/module.c"])
 
 setup(
     ext_modules=[

@@ -11,7 +11,8 @@
 
 #include "sgdma/driver.h"
 #include "sgdma/pg021.h"
-#include "csm.h"
+#include "sgdma/s0_bench.h"
+#include "sgdma/csm.h"
 #include "dram.h"
 #include "vboard.h"
 
@@ -986,6 +987,69 @@ static PyTypeObject RingType = {
 
 /* ---- module ---------------------------------------------------------------- */
 
+/* S0's RPU program (csrc/apps/s0_bench.c) for every seed, each after reseeding
+ * the board: returns (counts: n x 4 uint32 setup/latency/throughput/beats in PL
+ * clocks, simulated: n uint64 ps). */
+static PyObject *s0_trials(PyObject *m, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "board", "dma_base", "gpio_base", "bd_dev", "bd_capacity", "buffer_base",
+				  "buffer_bytes", "addr_width", "length_width", "data_bytes", "poll_limit",
+				  "bytes_per_bd", "bds", "cycles", "random", "simple", "seeds", NULL };
+	BoardObject *board;
+	struct s0_bench bench = { 0 };
+	struct s0_point pt = { 0 };
+	unsigned long poll_limit;
+	int random = 0, simple = 0;
+	Py_buffer seeds;
+	PyObject *counts, *sim;
+	struct sg_platform plat;
+	struct sg_error err;
+	(void)m;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!KKKIKKIIIkIIIppy*", kwlist, &BoardType, &board,
+					 &bench.dma_base, &bench.gpio_base, &bench.bd_dev, &bench.bd_capacity,
+					 &bench.buffer_base, &bench.buffer_bytes, &bench.addr_width,
+					 &bench.length_width, &bench.data_bytes, &poll_limit, &pt.bytes_per_bd, &pt.bds,
+					 &pt.cycles, &random, &simple, &seeds))
+		return NULL;
+	BOARD_OK(board);
+	pt.random = random;
+	pt.simple = simple;
+	bench.poll_limit = (uint32_t)poll_limit;
+	bench.bd_cpu = vb_mem_ptr(board->b, bench.bd_dev, (uint64_t)bench.bd_capacity * PG021_BD_SIZE);
+	if (!bench.bd_cpu || seeds.len % 8) {
+		PyBuffer_Release(&seeds);
+		PyErr_SetString(PyExc_ValueError, "s0_trials: BD region not in board memory, or seeds not uint64");
+		return NULL;
+	}
+	Py_ssize_t n = seeds.len / 8;
+	counts = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(struct s0_counts));
+	sim = PyBytes_FromStringAndSize(NULL, n * 8);
+	if (!counts || !sim) {
+		PyBuffer_Release(&seeds);
+		Py_XDECREF(counts);
+		Py_XDECREF(sim);
+		return NULL;
+	}
+	plat.ops = vb_platform_ops();
+	plat.ctx = board->b;
+	for (Py_ssize_t i = 0; i < n; i++) {
+		uint64_t seed = ((const uint64_t *)seeds.buf)[i], t0;
+		vb_reseed(board->b, seed);
+		vb_sink_clear(board->b);          /* a trial's packets are not kept */
+		t0 = vb_now_ps(board->b);
+		if (s0_trial(plat, &bench, &pt, seed, (struct s0_counts *)PyBytes_AS_STRING(counts) + i, &err) != SG_OK) {
+			PyBuffer_Release(&seeds);
+			Py_DECREF(counts);
+			Py_DECREF(sim);
+			return raise_sg(&err);
+		}
+		((uint64_t *)PyBytes_AS_STRING(sim))[i] = vb_now_ps(board->b) - t0;
+	}
+	PyBuffer_Release(&seeds);
+	return Py_BuildValue("(NN)", counts, sim);
+}
+
 static PyObject *set_error_classes(PyObject *m, PyObject *arg)
 {
 	(void)m;
@@ -1035,6 +1099,8 @@ static PyObject *format_reg(PyObject *m, PyObject *args)
 
 static PyMethodDef module_methods[] = {
 	{ "set_error_classes", set_error_classes, METH_O, "map status names to exception classes" },
+	{ "s0_trials", (PyCFunction)(void (*)(void))s0_trials, METH_VARARGS | METH_KEYWORDS,
+	  "run S0's RPU benchmark program once per seed" },
 	{ "status_table", status_table, METH_NOARGS, "(code, name, rule, fix) of every driver status" },
 	{ "format_reg", format_reg, METH_VARARGS, "decode a DMACR/DMASR/BD STATUS value" },
 	{ NULL, NULL, 0, NULL },

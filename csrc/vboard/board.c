@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csm.h"
+#include "sgdma/csm.h"
 #include "internal.h"
 
 #define DMA_SPAN  0x10000u

@@ -13,7 +13,7 @@
  * and beats seen.  Timestamps come from the stream's own beat times, so the
  * counts do not depend on when the CPU looks.
  */
-#include "csm.h"
+#include "sgdma/csm.h"
 #include "internal.h"
 
 enum csm_state { CSM_IDLE = 0, CSM_WAIT_START = 1, CSM_MM2S = 2, CSM_DONE = 3 };

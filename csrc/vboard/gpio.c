@@ -3,7 +3,7 @@
  * the PL timing engine (csm.c): block A carries the handshake, block B the
  * counters.  Channel data written by the PL side ignores CPU writes.
  */
-#include "csm.h"
+#include "sgdma/csm.h"
 #include "internal.h"
 
 enum { GPIO_DATA = CSM_GPIO_DATA, GPIO_TRI = 0x4, GPIO2_DATA = CSM_GPIO2_DATA, GPIO2_TRI = 0xC,

@@ -58,6 +58,8 @@ struct vb_mm2s {
 	bool pkt_open;
 	uint64_t pkt_first;
 	uint64_t t_floor;         /* no event before the last one handled */
+	uint64_t t_next;          /* cached next event, valid while next_valid */
+	bool next_valid;          /* cleared by every change of the pipeline */
 };
 
 struct vb_chan {

@@ -103,15 +103,19 @@ static void fetch_done(vb_board *b, struct vb_chan *c, uint64_t t)
 
 /* ---- data mover and stream -------------------------------------------------- */
 
-/* When the stream has let out the first `bytes` bytes the data mover issued. */
+/* When the stream has let out the first `bytes` bytes the data mover issued
+ * (the remembered bursts' end_bytes increase: binary search). */
 static uint64_t drained_by(const struct vb_mm2s *p, uint64_t bytes)
 {
-	for (unsigned i = 0; i < p->nb; i++) {
-		const struct vb_burst *u = &p->bursts[(p->bh + i) % VB_BURSTS];
-		if (u->end_bytes >= bytes)
-			return u->t_streamed;
+	unsigned lo = 0, hi = p->nb;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		if (p->bursts[(p->bh + mid) % VB_BURSTS].end_bytes >= bytes)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
-	return 0;
+	return lo < p->nb ? p->bursts[(p->bh + lo) % VB_BURSTS].t_streamed : 0;
 }
 
 /* Earliest time the data mover may issue its next burst of `len` bytes. */
@@ -323,16 +327,24 @@ static uint64_t dm_event(const vb_board *b, struct vb_chan *c) { return floor_at
 uint64_t vb_mm2s_next_event(const vb_board *b, struct vb_chan *c)
 {
 	struct vb_mm2s *p = &c->mm2s;
-	uint64_t t = head_event(c), d = dm_event(b, c);
+	uint64_t t, d;
+
+	if (p->next_valid)
+		return p->t_next;
+	t = head_event(c);
+	d = dm_event(b, c);
 	if (p->fetching && floor_at(p, p->t_fetch_done) < t)
 		t = floor_at(p, p->t_fetch_done);
-	return d < t ? d : t;
+	p->t_next = d < t ? d : t;
+	p->next_valid = true;
+	return p->t_next;
 }
 
 void vb_mm2s_step(vb_board *b, struct vb_chan *c, uint64_t t)
 {
 	struct vb_mm2s *p = &c->mm2s;
 
+	p->next_valid = false;
 	p->t_floor = t;
 
 	if (head_event(c) == t) {
@@ -361,6 +373,7 @@ void vb_mm2s_kick(vb_board *b, struct vb_chan *c)
 void vb_mm2s_tail_moved(vb_board *b, struct vb_chan *c)
 {
 	struct vb_mm2s *p = &c->mm2s;
+	p->next_valid = false;
 	if (p->fetch_stop && p->count && !qat(p, p->count - 1)->err_sr && qat(p, p->count - 1)->addr != c->taildesc) {
 		p->fetch_stop = false;
 		if (may_fetch(b, c))
@@ -376,6 +389,7 @@ void vb_mm2s_stop(vb_board *b, struct vb_chan *c)
 	struct vb_mm2s *p = &c->mm2s;
 	unsigned keep = 0;
 	(void)b;
+	p->next_valid = false;
 	while (keep < p->count && (keep < p->dm || qat(p, keep)->issued))
 		keep++;
 	if (keep < p->count)

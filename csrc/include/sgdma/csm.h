@@ -1,4 +1,4 @@
-/* csm.h - the register contract of S0's timing state machine (csm.c) over
+/* csm.h - the register contract of S0's PL timing state machine over
  * its two AXI GPIO blocks.  Exported to Python by CSM_EXPORTS. */
 #ifndef SGDMA_CSM_H
 #define SGDMA_CSM_H
