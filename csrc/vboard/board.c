@@ -90,8 +90,9 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	 * even for ideal memory, so enabling the DRAM model does not shift the
 	 * other random streams). */
 	r = vb_rng_next(b);
-	vb_dram_init(&b->dram, &b->cfg.dram, refi ? r % refi : 0);
-	b->ic_last_arrive = 0;
+	/* anchored at "now": a trial's outcome depends on its seed, not on history */
+	vb_dram_init(&b->dram, &b->cfg.dram, b->now + (refi ? r % refi : 0));
+	b->ic_last_arrive = b->now;
 }
 
 const struct vb_dram_stats *vb_dram_stats(vb_board *b) { return &b->dram.stats; }

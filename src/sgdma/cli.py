@@ -72,6 +72,125 @@ def selftest_cmd(board: str, seed: int, rounds: int, packets: int, max_packet: i
     sys.exit(0 if res.ok else 1)
 
 
+def _list_option(name: str, default: str, help: str):
+    return click.option(name, default=default, show_default=True, help=help + " (e.g. 32,64 or 2^5..2^13)")
+
+
+@main.group(invoke_without_command=True)
+@click.option("--board", default="zcu111", show_default=True, help="board preset")
+@_list_option("--bytes-per-bd", "2^5..2^13", "bytes per BD")
+@_list_option("--bds", "4,16,1024", "BDs per ring")
+@_list_option("--cycles", "1", "ring cycles (> 1: cyclic mode)")
+@click.option("--mode", type=click.Choice(["sg", "simple"]), default="sg", show_default=True)
+@click.option("--placement", type=click.Choice(["sequential", "random"]), default="sequential", show_default=True)
+@click.option("--direction", type=click.Choice(["mm2s", "s2mm"]), default="mm2s", show_default=True)
+@click.option("--trials", type=click.IntRange(1, 1_000_000), default=None,
+              help="seeded trials per point [default: 10; 100 with --preset s0]")
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--timing-only/--functional", default=None,
+              help="timing only: no payload bytes move [default: functional; timing only with --preset s0]")
+@click.option("--preset", type=click.Choice(["s0"]), default=None,
+              help="s0: S0's Table II sweep (bytes/BD x BDs, plus ring cycles) on its board")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="worker processes [default: 2 cores]")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write records as JSON")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write records as CSV")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write figures (PNG) here")
+@click.pass_context
+def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, trials, seed, timing_only,
+                 preset, jobs, json_path, csv_path, plot_dir):
+    """Latency/throughput sweeps on the timed virtual board (S0's experiment)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from . import characterize as ch
+
+    try:
+        if preset == "s0":
+            points = ch.s0_points()
+            trials = trials or 100
+            timing_only = True if timing_only is None else timing_only
+        else:
+            points = [ch.Point(b, n, c) for b in ch.parse_list(bytes_per_bd) for n in ch.parse_list(bds)
+                      for c in ch.parse_list(cycles)]
+            trials = trials or 10
+            timing_only = False if timing_only is None else timing_only
+        setup = ch.Setup(board=board, mode=mode, direction=direction, placement=placement, trials=trials,
+                         seed=seed, timing_only=timing_only)
+        records = []
+        with click.progressbar(length=len(points), label=f"{len(points)} points x {trials} trials",
+                               show_pos=True, file=sys.stderr) as bar:
+            for rec in ch.sweep(setup, points, jobs or ch.default_jobs()):
+                records.append(rec.as_dict())
+                bar.update(1)
+    except (ch.SweepError, ValueError) as e:
+        raise click.UsageError(str(e))
+    _print_sweep(records)
+    _write_json(json_path, records)
+    if csv_path:
+        _write_csv(csv_path, records)
+    if plot_dir:
+        from . import plots
+
+        for path in plots.s0_figures(records, plot_dir):
+            click.echo(f"wrote {path}")
+
+
+def _flat(rec: dict) -> dict:
+    out = {}
+    for k, v in rec.items():
+        if isinstance(v, dict):
+            out.update({f"{k}_{kk}": vv for kk, vv in v.items()})
+        else:
+            out[k] = v
+    return out
+
+
+def _write_csv(path: str, records: list[dict]) -> None:
+    import csv
+
+    rows = [_flat(r) for r in records]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def _print_sweep(records: list[dict]) -> None:
+    sim = sum(r["simulated_ns"] for r in records) / 1e9
+    wall = sum(r["wall_s"] for r in records)
+    click.echo(f"{'B/BD':>6} {'BDs':>5} {'cyc':>5}  {'latency ns (med [min, max])':<28} "
+               f"{'throughput MB/s (med [min, max])':<34}")
+    for r in records:
+        lat, thr = r["latency_ns"], r["throughput_mbps"]
+        click.echo(f"{r['bytes_per_bd']:>6} {r['bds']:>5} {r['cycles']:>5}  "
+                   f"{lat['median']:7.0f} [{lat['min']:6.0f}, {lat['max']:6.0f}]       "
+                   f"{thr['median']:9.1f} [{thr['min']:9.1f}, {thr['max']:9.1f}]")
+    click.echo(f"{len(records)} points; {sim:.2f} s of virtual time simulated in {wall:.2f} s of worker time")
+
+
+@main.command()
+@click.option("--trials", default=100, show_default=True, type=click.IntRange(1, 10_000),
+              help="trials per point of the S0 sweep (the spread checks need enough trials to see refresh)")
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="worker processes [default: 2 cores]")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the checks as JSON")
+def validate(trials: int, seed: int, jobs: int | None, json_path: str | None) -> None:
+    """Each public figure (calibration.md) beside the model's value; non-zero exit if one is out of band."""
+    from . import characterize as ch
+    from . import validate as v
+
+    checks = v.run(trials, seed, jobs or ch.default_jobs())
+    width = max(len(c.figure) for c in checks)
+    click.echo(f"{'figure':<{width}}  {'published':>10}  {'model':>10}  {'ratio':>7}  {'band':<22} result")
+    for c in checks:
+        ratio = f"{c.ratio:7.3f}" if c.published else "      -"
+        click.echo(f"{c.figure:<{width}}  {c.published:>10.4g}  {c.model:>10.4g}  {ratio}  {c.band:<22} "
+                   f"{'ok' if c.ok else 'OUT OF BAND'}{'  (' + c.note + ')' if c.note else ''}")
+    failed = [c for c in checks if not c.ok]
+    click.echo(f"{len(checks) - len(failed)} of {len(checks)} figures within their bands")
+    _write_json(json_path, [c.as_dict() for c in checks])
+    sys.exit(1 if failed else 0)
+
+
 @main.command()
 @click.option("--board", default="zcu111", show_default=True, help="board preset name or .toml file")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the preset as JSON")
