@@ -15,7 +15,7 @@ def test_c_reader_matches_toml(name):
     assert rows
     for key, value, unit, source in rows:
         assert source.strip(), f"{name}: {key} has no source"
-        if key.startswith("layout."):            # read by the Python layers only
+        if key.startswith(("layout.", "port.")):   # read by the Python layers only
             continue
         assert board.option(key) == pytest.approx(float(value)), key
 
@@ -56,3 +56,32 @@ def test_info_lists_address_map():
     out = CliRunner().invoke(main, ["info", "--board", "zcu111"])
     assert out.exit_code == 0, out.output
     assert "0x0080000000" in out.output and "S0" in out.output and "256-bit" in out.output
+
+
+@pytest.mark.parametrize("name, port", [("zynq7000", "gp"), ("zynq7000", "acp"), ("zcu102", "hpc"), ("zcu102", "acp")])
+def test_ps_ports_change_the_path(name, port):
+    from sgdma import characterize as ch
+
+    hp = sgdma.VirtualBoard(name)
+    other = sgdma.VirtualBoard(name, port=port)
+    doc = presets.load(name)["port"][port]
+    assert other.option("ic.width_bits") == doc["width_bits"]["value"]
+    assert other.option("ic.request_ns") == doc["request_ns"]["value"]
+    if port == "acp" and name == "zcu102":
+        assert other.option("dma.max_burst") * other.axi_dma.data_bytes == 64    # UG1085: 64-byte transactions
+    assert hp.option("ic.request_ns") != other.option("ic.request_ns")
+
+
+def test_gp_port_caps_throughput():
+    from sgdma import characterize as ch
+
+    (hp,) = ch.sweep(ch.Setup(board="zynq7000", trials=3), [ch.Point(8192, 16)])
+    (gp,) = ch.sweep(ch.Setup(board="zynq7000", trials=3, port="gp"), [ch.Point(8192, 16)])
+    assert hp.throughput_mbps["median"] <= 1200 * 1.001                      # UG585: HP 1200 MB/s
+    assert gp.throughput_mbps["median"] <= 600 * 1.001                       # UG585: GP 600 MB/s
+    assert gp.throughput_mbps["median"] < hp.throughput_mbps["median"]
+
+
+def test_unknown_port():
+    with pytest.raises(ValueError, match="no port"):
+        sgdma.VirtualBoard("zcu111", port="hp")

@@ -92,7 +92,7 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	r = vb_rng_next(b);
 	/* anchored at "now": a trial's outcome depends on its seed, not on history */
 	vb_dram_init(&b->dram, &b->cfg.dram, b->now + (refi ? r % refi : 0));
-	b->ic_last_arrive = b->now;
+	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->now;
 }
 
 const struct vb_dram_stats *vb_dram_stats(vb_board *b) { return &b->dram.stats; }

@@ -19,18 +19,27 @@ static uint64_t arrive(vb_board *b, uint64_t t)
 	return b->ic_last_arrive;
 }
 
+/* The port's data channel (read or write) carries one burst at a time at its
+ * width and clock: a burst's data cannot start before the previous one's ends. */
+static uint64_t port_data(vb_board *b, uint64_t *free, uint64_t start, uint64_t end, uint32_t len)
+{
+	uint64_t t0 = max64(start, *free);
+	uint64_t t1 = max64(end + (t0 - start), t0 + (uint64_t)((double)len * b->ic_ps_per_byte));
+	*free = t1;
+	return t0;
+}
+
 uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64_t *done)
 {
-	uint64_t first = vb_dram_access(&b->dram, arrive(b, t), addr, len, false, done);
-	first += b->ic_response_ps;
-	/* the port cannot return the data faster than its width and clock allow */
-	*done = max64(*done + b->ic_response_ps, first + (uint64_t)((double)len * b->ic_ps_per_byte));
+	uint64_t end, first = vb_dram_access(&b->dram, arrive(b, t), addr, len, false, &end);
+	first = port_data(b, &b->ic_read_free, first + b->ic_response_ps, end + b->ic_response_ps, len);
+	*done = b->ic_read_free;
 	return first;
 }
 
 uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len)
 {
-	uint64_t done, first = vb_dram_access(&b->dram, arrive(b, t), addr, len, true, &done);
-	/* the write data crosses the port at its width and clock */
-	return max64(done, first + (uint64_t)((double)len * b->ic_ps_per_byte)) + b->ic_response_ps;
+	uint64_t end, first = vb_dram_access(&b->dram, arrive(b, t), addr, len, true, &end);
+	port_data(b, &b->ic_write_free, first, end, len);
+	return b->ic_write_free + b->ic_response_ps;
 }

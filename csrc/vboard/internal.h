@@ -166,6 +166,7 @@ struct vb_board {
 	/* derived timing (ps) */
 	uint64_t ic_request_ps, ic_response_ps, consumer_ps;
 	uint64_t ic_last_arrive;  /* requests reach the DRAM in order */
+	uint64_t ic_read_free, ic_write_free;  /* the port's data channels */
 	double ic_ps_per_byte;
 };
 

@@ -295,8 +295,10 @@ class VirtualBoard:
     makes MM2S move no bytes (the sink records lengths and times only).
     """
 
-    def __init__(self, preset: str | Path = "zcu111", seed: int = 0, options: dict | None = None, **overrides):
-        keys = dict(options or {})
+    def __init__(self, preset: str | Path = "zcu111", seed: int = 0, options: dict | None = None,
+                 port: str | None = None, **overrides):
+        keys = self._port_options(preset, port)
+        keys.update(options or {})
         if "timing_only" in overrides:          # timing only = the MM2S sink keeps no bytes
             keys["stream.sink_record"] = 0.0 if overrides.pop("timing_only") else 1.0
         for k, v in overrides.items():
@@ -321,6 +323,24 @@ class VirtualBoard:
             self._alloc[name] = _Allocator(name, base, size)
         self.default_region = next(iter(self._alloc))
         self._owner: dict[int, str] = {}
+
+    @staticmethod
+    def _port_options(preset, port: str | None) -> dict:
+        """Preset keys for a PS port of the preset's [port.*] list (None: the [ic] default)."""
+        if port is None:
+            return {}
+        ports = presets.load(preset).get("port", {})
+        if port not in ports:
+            raise ValueError(f"board {preset!r} has no port {port!r}: "
+                             f"{', '.join(ports) or 'it lists none (a PL memory)'}")
+        v = {k: item["value"] for k, item in ports[port].items()}
+        keys = {f"ic.{k}": float(v[k]) for k in ("width_bits", "clock_mhz", "request_ns", "response_ns")}
+        if "max_burst_bytes" in v:
+            width = presets.load(preset)["dma"]["data_width"]["value"] // 8
+            keys["dma.max_burst"] = float(max(2, v["max_burst_bytes"] // width))
+        if "outstanding" in v:
+            keys["dma.outstanding"] = float(v["outstanding"])
+        return keys
 
     # -- identity and options ---------------------------------------------------
     @property

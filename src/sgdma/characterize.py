@@ -45,6 +45,7 @@ class Setup:
     trials: int = 10
     seed: int = 0
     timing_only: bool = True
+    port: str | None = None        # a PS port of the board's [port.*] list (None: the preset's [ic])
 
 
 @dataclass
@@ -127,8 +128,11 @@ class Bench:
         if setup.trials < 1:
             raise SweepError("--trials must be >= 1")
         self.setup = setup
-        self.board = VirtualBoard(setup.board, seed=setup.seed, timing_only=setup.timing_only,
-                                  include_sg=setup.mode == "sg")
+        try:
+            self.board = VirtualBoard(setup.board, seed=setup.seed, timing_only=setup.timing_only,
+                                      include_sg=setup.mode == "sg", port=setup.port)
+        except ValueError as e:
+            raise SweepError(str(e)) from None
         self.dma = AxiDma(self.board)
         self.channel = self.dma.mm2s if setup.direction == "mm2s" else self.dma.s2mm
         self.layout = Layout.of(self.board)

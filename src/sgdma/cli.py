@@ -84,6 +84,7 @@ def _list_option(name: str, default: str, help: str):
 @click.option("--mode", type=click.Choice(["sg", "simple"]), default="sg", show_default=True)
 @click.option("--placement", type=click.Choice(["sequential", "random"]), default="sequential", show_default=True)
 @click.option("--direction", type=click.Choice(["mm2s", "s2mm"]), default="mm2s", show_default=True)
+@click.option("--port", default=None, help="PS port on PS-DDR boards (zynq7000: hp, acp, gp; zcu102: hp, hpc, acp)")
 @click.option("--trials", type=click.IntRange(1, 1_000_000), default=None,
               help="seeded trials per point [default: 10; 100 with --preset s0]")
 @click.option("--seed", default=0, show_default=True, type=int)
@@ -96,8 +97,8 @@ def _list_option(name: str, default: str, help: str):
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write records as CSV")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write figures (PNG) here")
 @click.pass_context
-def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, trials, seed, timing_only,
-                 preset, jobs, json_path, csv_path, plot_dir):
+def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed,
+                 timing_only, preset, jobs, json_path, csv_path, plot_dir):
     """Latency/throughput sweeps on the timed virtual board (S0's experiment)."""
     if ctx.invoked_subcommand is not None:
         return
@@ -114,7 +115,7 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
             trials = trials or 10
             timing_only = False if timing_only is None else timing_only
         setup = ch.Setup(board=board, mode=mode, direction=direction, placement=placement, trials=trials,
-                         seed=seed, timing_only=timing_only)
+                         seed=seed, timing_only=timing_only, port=port)
         records = []
         with click.progressbar(length=len(points), label=f"{len(points)} points x {trials} trials",
                                show_pos=True, file=sys.stderr) as bar:
