@@ -65,3 +65,31 @@ def test_parse_list():
     assert ch.parse_list("32..128,4K") == [32, 64, 128, 4096]
     with pytest.raises(ValueError):
         ch.parse_list("abc")
+
+
+def test_consumer_back_pressure_sets_the_stream_rate():
+    """A consumer taking one beat every other clock halves the stream rate."""
+    import numpy as np
+
+    import sgdma
+
+    def rate(**kw):
+        b = sgdma.VirtualBoard("zcu111", seed=0, timing_only=True, **kw)
+        dma = sgdma.AxiDma(b)
+        dma.reset()
+        ring = dma.mm2s.ring(8)
+        buf = b.allocate(8 * 8192)
+        ring.fill(buf.physical_address + np.arange(8, dtype=np.uint64) * 8192, np.full(8, 8192, np.uint32),
+                  np.r_[np.full(7, 0), 2].astype(np.uint8) | np.r_[1, np.zeros(7)].astype(np.uint8))
+        ring.submit()
+        b.run_until_quiet()
+        (pkt,) = b.mm2s_sink.timing()
+        return 8 * 8192 / (pkt["last_ns"] - pkt["first_ns"] + 1e3 / b.axi_dma.clock_mhz) * 1e3
+
+    full = rate()
+    half = rate(consumer_rate=0.5)
+    assert full == pytest.approx(32 * 333.0, rel=0.01)
+    assert half == pytest.approx(full / 2, rel=0.02)
+    # a deeper consumer FIFO lets its first beats leave at full rate, then the consumer sets the pace
+    deep = rate(consumer_rate=0.5, consumer_fifo_beats=64)
+    assert half < deep < half * (1 + 2 * 64 / (8 * 8192 / 32))
