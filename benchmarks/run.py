@@ -100,6 +100,32 @@ def functional_throughput() -> dict:
     return out
 
 
+@benchmark
+def s0_sweep_timing_only() -> dict:
+    """S0's whole sweep (169 points x 100 trials, timing only) on this machine's cores,
+    against the virtual time it simulates; and the slowest point's simulated/wall ratio."""
+    from sgdma import characterize as ch
+
+    gc.collect()
+    t0 = time.perf_counter()
+    recs = list(ch.sweep(ch.Setup(trials=100), ch.s0_points(), ch.default_jobs()))
+    wall = time.perf_counter() - t0
+    sim = sum(r.simulated_ns for r in recs) / 1e9
+    # Per-point speed in one process: with two workers on two cores the points also
+    # measure each other's contention.
+    gc.collect()
+    single = list(ch.sweep(ch.Setup(trials=100), ch.s0_points(), 1))
+    worst = min(single, key=lambda r: r.simulated_ns / 1e9 / r.wall_s)
+    return {
+        "s0_sweep_wall_s": figure(wall, "s", sim, "virtual seconds simulated",
+                                  f"{len(recs)} points x 100 trials, {ch.default_jobs()} processes; goal <= 30 s"),
+        "s0_point_min_sim_per_wall": figure(worst.simulated_ns / 1e9 / worst.wall_s, "sim s / wall s", 1.0,
+                                            "real time (goal >= 1)",
+                                            f"single process; slowest point: {worst.bytes_per_bd} B/BD x "
+                                            f"{worst.bds} BDs x {worst.cycles} cycles"),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", help="write results as JSON")
