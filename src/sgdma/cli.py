@@ -124,7 +124,10 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
                 bar.update(1)
     except (ch.SweepError, ValueError) as e:
         raise click.UsageError(str(e))
-    _print_sweep(records)
+    if preset == "s0":
+        _print_s0_summary(records)
+    else:
+        _print_sweep(records)
     _write_json(json_path, records)
     if csv_path:
         _write_csv(csv_path, records)
@@ -153,6 +156,32 @@ def _write_csv(path: str, records: list[dict]) -> None:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+
+
+def _print_s0_summary(records: list[dict]) -> None:
+    """S0's sweep in one screen: latency over all rings, throughput for rings 4/16/1024, cycles."""
+    flat = [r for r in records if r["cycles"] == 1]
+    by = {(r["bytes_per_bd"], r["bds"]): r for r in flat}
+    click.echo(f"{'B/BD':>6}  {'latency ns: median [min, max] over all rings':<44}"
+               f"{'MB/s, 4 BDs':>13}{'16 BDs':>10}{'1024 BDs':>10}")
+    for bpb in sorted({r["bytes_per_bd"] for r in flat}):
+        rows = [r for r in flat if r["bytes_per_bd"] == bpb]
+        med = sorted(r["latency_ns"]["median"] for r in rows)[len(rows) // 2]
+        lo = min(r["latency_ns"]["min"] for r in rows)
+        hi = max(r["latency_ns"]["max"] for r in rows)
+        thr = [by.get((bpb, n), {}).get("throughput_mbps", {}).get("median", float("nan")) for n in (4, 16, 1024)]
+        click.echo(f"{bpb:>6}  {med:7.0f} [{lo:6.0f}, {hi:6.0f}]{'':<26}{thr[0]:>13.0f}{thr[1]:>10.0f}{thr[2]:>10.0f}")
+    cyc = [r for r in records if r["cycles"] > 1]
+    worst = max((abs(r["throughput_mbps"]["median"] / by[(r["bytes_per_bd"], r["bds"] * r["cycles"])]
+                     ["throughput_mbps"]["median"] - 1), r) for r in cyc
+                if (r["bytes_per_bd"], r["bds"] * r["cycles"]) in by) if cyc else None
+    if worst:
+        r = worst[1]
+        click.echo(f"cyclic mode: N cycles of a k-BD ring vs one ring of N*k BDs differ by at most "
+                   f"{worst[0] * 100:.1f} % ({r['bds']} BDs x {r['cycles']} cycles, {r['bytes_per_bd']} B/BD)")
+    sim = sum(r["simulated_ns"] for r in records) / 1e9
+    wall = sum(r["wall_s"] for r in records)
+    click.echo(f"{len(records)} points; {sim:.2f} s of virtual time simulated in {wall:.2f} s of worker time")
 
 
 def _print_sweep(records: list[dict]) -> None:
