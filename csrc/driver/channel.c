@@ -9,6 +9,8 @@
  */
 #include "sgdma/driver.h"
 
+#include "internal.h"
+
 #define BD_ADDR_MASK (~(uint64_t)(PG021_BD_ALIGN - 1u))
 
 /* DMACR fields that sg_chan_set_irq owns. */
@@ -40,21 +42,6 @@ static enum sg_status fail_hw(const struct sg_chan *c, struct sg_error *err,
 		err->has_snapshot = true;
 	}
 	return code;
-}
-
-static uint64_t addr_max(const struct sg_chan *c)
-{
-	unsigned w = c->cfg.addr_width;
-
-	return w >= 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1u;
-}
-
-/* [addr, addr + len) lies below 2^addr_width (len >= 1). */
-static bool range_fits(const struct sg_chan *c, uint64_t addr, uint64_t len)
-{
-	uint64_t top = addr_max(c);
-
-	return len && addr <= top && len - 1u <= top - addr;
 }
 
 static bool wide_addr(const struct sg_chan *c)
@@ -294,8 +281,8 @@ enum sg_status sg_chan_set_curdesc(struct sg_chan *c, uint64_t dev, struct sg_er
 		return fail(c, err, SG_E_MODE, 0, 0);
 	if (dev & (PG021_BD_ALIGN - 1u))
 		return fail(c, err, SG_E_ALIGN, dev, PG021_BD_ALIGN);
-	if (!range_fits(c, dev, PG021_BD_SIZE))
-		return fail(c, err, SG_E_ADDR_RANGE, dev, addr_max(c));
+	if (!sg_range_fits(c, dev, PG021_BD_SIZE))
+		return fail(c, err, SG_E_ADDR_RANGE, dev, sg_addr_max(c));
 	if (!sg_chan_halted(c))
 		return fail_hw(c, err, SG_E_NOT_HALTED, dev, 0);
 
@@ -432,8 +419,8 @@ static enum sg_status simple_check(const struct sg_chan *c, uint64_t dev, uint32
 		return fail(c, err, SG_E_LENGTH_WIDTH, len, sg_chan_max_length(c));
 	if (!c->cfg.has_dre && (dev & (c->cfg.data_bytes - 1u)))
 		return fail(c, err, SG_E_ALIGN, dev, c->cfg.data_bytes);
-	if (!range_fits(c, dev, len))
-		return fail(c, err, SG_E_ADDR_RANGE, dev, addr_max(c));
+	if (!sg_range_fits(c, dev, len))
+		return fail(c, err, SG_E_ADDR_RANGE, dev, sg_addr_max(c));
 	return SG_OK;
 }
 

@@ -16,6 +16,8 @@
  */
 #include "sgdma/driver.h"
 
+#include "internal.h"
+
 #define CR_IRQ_FIELDS (PG021_CR_IRQ_ALL | PG021_CR_THRESHOLD | PG021_CR_DELAY)
 #define FILL_FLAGS_ALL (SG_BD_SOF | SG_BD_EOF)
 
@@ -60,21 +62,6 @@ static enum sg_status fail_hw(const struct sg_ring *r, struct sg_error *err, enu
 		err->has_snapshot = true;
 	}
 	return code;
-}
-
-static uint64_t addr_max(const struct sg_chan *c)
-{
-	unsigned w = c->cfg.addr_width;
-
-	return w >= 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1u;
-}
-
-/* [addr, addr + len) lies below 2^addr_width (len >= 1). */
-static bool range_fits(const struct sg_chan *c, uint64_t addr, uint64_t len)
-{
-	uint64_t top = addr_max(c);
-
-	return len && addr <= top && len - 1u <= top - addr;
 }
 
 /* (i + n) % count without a division; requires i < count and n <= count. */
@@ -250,8 +237,8 @@ static enum sg_status create_check(const struct sg_chan *c, const void *cpu, uin
 	if (count > SIZE_MAX / PG021_BD_SIZE)
 		return fail_dir(dir, err, SG_E_ARG, SG_NO_INDEX, count, SIZE_MAX / PG021_BD_SIZE);
 #endif
-	if (!range_fits(c, dev, (uint64_t)count * PG021_BD_SIZE))
-		return fail_dir(dir, err, SG_E_ADDR_RANGE, SG_NO_INDEX, dev, addr_max(c));
+	if (!sg_range_fits(c, dev, (uint64_t)count * PG021_BD_SIZE))
+		return fail_dir(dir, err, SG_E_ADDR_RANGE, SG_NO_INDEX, dev, sg_addr_max(c));
 	return SG_OK;
 }
 
@@ -323,8 +310,8 @@ enum sg_status sg_ring_check_buffer(const struct sg_ring *r, uint64_t addr, uint
 		return fail_bd(r, err, SG_E_LENGTH_WIDTH, index, len, sg_chan_max_length(c));
 	if (!c->cfg.has_dre && (addr & (c->cfg.data_bytes - 1u)))
 		return fail_bd(r, err, SG_E_ALIGN, index, addr, c->cfg.data_bytes);
-	if (!range_fits(c, addr, len))
-		return fail_bd(r, err, SG_E_ADDR_RANGE, index, addr, addr_max(c));
+	if (!sg_range_fits(c, addr, len))
+		return fail_bd(r, err, SG_E_ADDR_RANGE, index, addr, sg_addr_max(c));
 	return SG_OK;
 }
 
@@ -721,7 +708,7 @@ static uint64_t cyclic_tail(const struct sg_ring *r)
 {
 	uint64_t end = sg_ring_bd_dev(r, r->count);
 
-	if (end <= addr_max(r->chan) && end > r->dev)
+	if (end <= sg_addr_max(r->chan) && end > r->dev)
 		return end;
 	if (r->dev >= PG021_BD_SIZE)
 		return r->dev - PG021_BD_SIZE;
@@ -740,7 +727,7 @@ static enum sg_status cyclic_check(struct sg_ring *r, uint64_t tail, struct sg_e
 	if (r->n_filled != r->count)
 		return fail(r, err, SG_E_ARG, r->n_filled, r->count);
 	if (!tail)
-		return fail(r, err, SG_E_ADDR_RANGE, r->dev, addr_max(c));
+		return fail(r, err, SG_E_ADDR_RANGE, r->dev, sg_addr_max(c));
 	st = sg_ring_validate(r, err);
 	if (st != SG_OK)
 		return st;

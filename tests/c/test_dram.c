@@ -12,26 +12,8 @@
 
 /* ---- tiny harness (as test_driver.c) -------------------------------------- */
 
-static int checks_failed_in_test;
-static int tests_passed, tests_failed;
+#include "harness.h"
 
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		checks_failed_in_test++; \
-		printf("  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-	} \
-} while (0)
-
-#define CHECK_EQ(a, b) do { \
-	unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
-	if (a_ != b_) { \
-		checks_failed_in_test++; \
-		printf("  FAIL %s:%d: %s == %s (%llu != %llu)\n", __FILE__, __LINE__, \
-		       #a, #b, a_, b_); \
-	} \
-} while (0)
-
-/* |a - b| <= tol, all in ps */
 #define CHECK_NEAR(a, b, tol) do { \
 	double a_ = (double)(a), b_ = (double)(b), t_ = (double)(tol); \
 	if (!(a_ - b_ <= t_ && b_ - a_ <= t_)) { \
@@ -40,21 +22,6 @@ static int tests_passed, tests_failed;
 		       #a, #b, a_, b_, t_); \
 	} \
 } while (0)
-
-static void run(const char *name, void (*fn)(void))
-{
-	checks_failed_in_test = 0;
-	fn();
-	if (checks_failed_in_test) {
-		tests_failed++;
-		printf("FAIL %s\n", name);
-	} else {
-		tests_passed++;
-		printf("ok   %s\n", name);
-	}
-}
-
-#define RUN(fn) run(#fn, fn)
 
 /* ---- parameters ------------------------------------------------------------ */
 
@@ -609,6 +576,5 @@ int main(void)
 	RUN(test_check_messages);
 	RUN(test_random_traffic);
 	RUN(test_bus_bandwidth_saturated);
-	printf("%d passed, %d failed\n", tests_passed, tests_failed);
-	return tests_failed ? 1 : 0;
+	return report();
 }

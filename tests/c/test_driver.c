@@ -17,24 +17,7 @@
 
 /* ---- tiny harness --------------------------------------------------------- */
 
-static int checks_failed_in_test;
-static int tests_passed, tests_failed;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		checks_failed_in_test++; \
-		printf("  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-	} \
-} while (0)
-
-#define CHECK_EQ(a, b) do { \
-	unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
-	if (a_ != b_) { \
-		checks_failed_in_test++; \
-		printf("  FAIL %s:%d: %s == %s (0x%llx != 0x%llx)\n", __FILE__, __LINE__, \
-		       #a, #b, a_, b_); \
-	} \
-} while (0)
+#include "harness.h"
 
 #define CHECK_STR(a, b) do { \
 	const char *a_ = (a), *b_ = (b); \
@@ -44,21 +27,6 @@ static int tests_passed, tests_failed;
 		       a_, b_); \
 	} \
 } while (0)
-
-static void run(const char *name, void (*fn)(void))
-{
-	checks_failed_in_test = 0;
-	fn();
-	if (checks_failed_in_test) {
-		tests_failed++;
-		printf("FAIL %s\n", name);
-	} else {
-		tests_passed++;
-		printf("ok   %s\n", name);
-	}
-}
-
-#define RUN(fn) run(#fn, fn)
 
 /* ---- fake platform -------------------------------------------------------- */
 
@@ -1514,6 +1482,5 @@ int main(void)
 	RUN(test_kick);
 	RUN(test_random_sequences);
 	RUN(test_ring_check_detects_damage);
-	printf("%d passed, %d failed\n", tests_passed, tests_failed);
-	return tests_failed ? 1 : 0;
+	return report();
 }

@@ -1,0 +1,23 @@
+/* internal.h - helpers shared by the driver core's files (not installed). */
+#ifndef SGDMA_DRIVER_INTERNAL_H
+#define SGDMA_DRIVER_INTERNAL_H
+
+#include "sgdma/driver.h"
+
+/* Highest address the channel's address width can form. */
+static inline uint64_t sg_addr_max(const struct sg_chan *c)
+{
+	unsigned w = c->cfg.addr_width;
+
+	return w >= 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1u;
+}
+
+/* [addr, addr + len) lies below 2^addr_width (len >= 1). */
+static inline bool sg_range_fits(const struct sg_chan *c, uint64_t addr, uint64_t len)
+{
+	uint64_t top = sg_addr_max(c);
+
+	return len && addr <= top && len - 1u <= top - addr;
+}
+
+#endif
