@@ -392,7 +392,8 @@ int vb_config_load(struct vb_config *cfg, const char *path, char *err, size_t er
 		if (!is_number || !*section)
 			continue;                 /* descriptions, sources, units */
 		snprintf(key, sizeof(key), "%s.%s", section, k);
-		if (!strncmp(section, "info", 4) || !strncmp(section, "layout", 6) || !strncmp(section, "port.", 5))
+		if (!strncmp(section, "info", 4) || !strncmp(section, "layout", 6) || !strncmp(section, "port.", 5) ||
+		    !strncmp(section, "cpu.", 4))
 			continue;                 /* read by the Python layers only */
 		if (vb_config_set(cfg, key, value) < 0) {
 			snprintf(err, errlen, "%s:%u: unknown or invalid key %s", path, lineno, key);
