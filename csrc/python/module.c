@@ -383,6 +383,62 @@ static PyObject *Board_run_until_csm_done(BoardObject *self, PyObject *arg)
 	return PyBool_FromLong(vb_run_until_csm_done(self->b, limit));
 }
 
+static PyObject *Board_dac_configure(BoardObject *self, PyObject *args)
+{
+	unsigned long long beat_ps, lead_ps;
+	unsigned long fifo;
+	BOARD_OK(self);
+	if (!PyArg_ParseTuple(args, "KKk", &beat_ps, &lead_ps, &fifo))
+		return NULL;
+	vb_dac_configure(self->b, beat_ps, lead_ps, (uint32_t)fifo);
+	Py_RETURN_NONE;
+}
+
+static PyObject *dac_events(const struct vb_dac_event *e, size_t n)
+{
+	PyObject *list = PyList_New((Py_ssize_t)n);
+	for (size_t i = 0; i < n; i++)
+		PyList_SET_ITEM(list, (Py_ssize_t)i,
+				Py_BuildValue("(KKKK)", (unsigned long long)e[i].gate, (unsigned long long)e[i].beat,
+					      (unsigned long long)e[i].t_due, (unsigned long long)e[i].t_actual));
+	return list;
+}
+
+static PyObject *Board_dac_report(BoardObject *self, PyObject *u)
+{
+	const struct vb_dac *d;
+	(void)u;
+	BOARD_OK(self);
+	d = vb_dac_state(self->b);
+	return Py_BuildValue("{s:O,s:O,s:K,s:K,s:K,s:K,s:K,s:K,s:N,s:N}", "enabled", d->enabled ? Py_True : Py_False,
+			     "started", d->started ? Py_True : Py_False, "beat_ps", (unsigned long long)d->beat_ps,
+			     "fifo_beats", (unsigned long long)d->fifo_beats, "beats", (unsigned long long)d->beats,
+			     "gates", (unsigned long long)d->gates, "t0_nominal_ps", (unsigned long long)d->t0_nominal,
+			     "t_last_play_ps", (unsigned long long)d->t_last_play, "underflows",
+			     dac_events(d->underflows, d->n_underflows), "deadline_misses",
+			     dac_events(d->misses, d->n_misses));
+}
+
+static PyObject *Board_cpu_read32(BoardObject *self, PyObject *args)
+{
+	unsigned long long a, cost;
+	BOARD_OK(self);
+	if (!PyArg_ParseTuple(args, "KK", &a, &cost))
+		return NULL;
+	return PyLong_FromUnsignedLong(vb_cpu_read32(self->b, a, cost));
+}
+
+static PyObject *Board_cpu_write32(BoardObject *self, PyObject *args)
+{
+	unsigned long long a, cost;
+	unsigned long v;
+	BOARD_OK(self);
+	if (!PyArg_ParseTuple(args, "KkK", &a, &v, &cost))
+		return NULL;
+	vb_cpu_write32(self->b, a, (uint32_t)v, cost);
+	Py_RETURN_NONE;
+}
+
 static PyObject *Board_reseed(BoardObject *self, PyObject *arg)
 {
 	unsigned long long seed = PyLong_AsUnsignedLongLong(arg);
@@ -417,6 +473,11 @@ static PyObject *Board_next_refresh(BoardObject *self, PyObject *arg)
 static PyMethodDef Board_methods[] = {
 	{ "probe", (PyCFunction)Board_probe, METH_O, "event times (ps) of channel 0/1's latest run" },
 	{ "reseed", (PyCFunction)Board_reseed, METH_O, "new seed: generator and DRAM refresh phase" },
+	{ "dac_configure", (PyCFunction)Board_dac_configure, METH_VARARGS,
+	  "dac_configure(beat_ps, lead_ps, fifo_beats): PL DAC consumer; beat_ps 0 switches it off" },
+	{ "dac_report", (PyCFunction)Board_dac_report, METH_NOARGS, "DAC state, underflows and deadline misses" },
+	{ "cpu_read32", (PyCFunction)Board_cpu_read32, METH_VARARGS, "cpu_read32(addr, cost_ps): DDR via the DRAM model" },
+	{ "cpu_write32", (PyCFunction)Board_cpu_write32, METH_VARARGS, "cpu_write32(addr, value, cost_ps)" },
 	{ "run_until_csm_done", (PyCFunction)Board_run_until_csm_done, METH_O,
 	  "let time pass (the CPU in standby) until the timing engine is done or the limit (ps); True if done" },
 	{ "dram_stats", (PyCFunction)Board_dram_stats, METH_NOARGS, "DRAM counters" },

@@ -104,6 +104,7 @@ void vb_destroy(vb_board *b)
 		return;
 	vb_mem_fini(b);
 	vb_stream_fini(b);
+	vb_dac_fini(b);
 	free(b->scratch);
 	free(b);
 }
@@ -143,12 +144,16 @@ uint64_t vb_run_until_quiet(vb_board *b, uint64_t limit_ps)
 
 static bool in(uint64_t addr, uint64_t base, uint64_t span) { return addr >= base && addr - base < span; }
 
-uint32_t vb_read32(vb_board *b, uint64_t addr)
+/* One CPU access of `cost_ps`: the register blocks answer as MMIO; DDR is
+ * plain memory at that cost, or, when `through_dram`, waits for the DRAM model
+ * too (an uncached access to PL DDR sees refresh, a GPIO register does not). */
+static uint32_t cpu_read(vb_board *b, uint64_t addr, uint64_t cost_ps, bool through_dram)
 {
-	void *p;
+	uint64_t start = b->now, done;
+	void *p = vb_mem_ptr(b, addr, 4);
 	uint32_t v = 0;
 
-	b->now += vb_ns(b->cfg.mmio_read_ns);
+	b->now += cost_ps;
 	b->mmio_reads++;
 	vb_sync(b);
 	if (in(addr, b->cfg.dma_base, DMA_SPAN))
@@ -156,17 +161,25 @@ uint32_t vb_read32(vb_board *b, uint64_t addr)
 	if (in(addr, b->cfg.gpio_base, 2 * GPIO_SPAN))
 		return vb_gpio_read(b, (unsigned)((addr - b->cfg.gpio_base) / GPIO_SPAN),
 				    (uint32_t)((addr - b->cfg.gpio_base) % GPIO_SPAN));
-	p = vb_mem_ptr(b, addr, 4);
-	if (p)
-		memcpy(&v, p, 4);
+	if (!p)
+		return 0;
+	if (through_dram) {
+		vb_ic_read(b, start, addr, 4, &done);
+		if (done > b->now) {
+			b->now = done;
+			vb_sync(b);
+		}
+	}
+	memcpy(&v, p, 4);
 	return v;
 }
 
-void vb_write32(vb_board *b, uint64_t addr, uint32_t value)
+static void cpu_write(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_ps, bool through_dram)
 {
-	void *p;
+	uint64_t start = b->now, done;
+	void *p = vb_mem_ptr(b, addr, 4);
 
-	b->now += vb_ns(b->cfg.mmio_write_ns);
+	b->now += cost_ps;
 	b->mmio_writes++;
 	vb_sync(b);
 	if (in(addr, b->cfg.dma_base, DMA_SPAN)) {
@@ -179,9 +192,30 @@ void vb_write32(vb_board *b, uint64_t addr, uint32_t value)
 			      (uint32_t)((addr - b->cfg.gpio_base) % GPIO_SPAN), value);
 		return;
 	}
-	p = vb_mem_ptr(b, addr, 4);
-	if (p)
-		memcpy(p, &value, 4);
+	if (!p)
+		return;
+	if (through_dram) {
+		done = vb_ic_write(b, start, addr, 4);
+		if (done > b->now) {
+			b->now = done;
+			vb_sync(b);
+		}
+	}
+	memcpy(p, &value, 4);
+}
+
+uint32_t vb_read32(vb_board *b, uint64_t addr) { return cpu_read(b, addr, vb_ns(b->cfg.mmio_read_ns), false); }
+
+void vb_write32(vb_board *b, uint64_t addr, uint32_t value)
+{
+	cpu_write(b, addr, value, vb_ns(b->cfg.mmio_write_ns), false);
+}
+
+uint32_t vb_cpu_read32(vb_board *b, uint64_t addr, uint64_t cost_ps) { return cpu_read(b, addr, cost_ps, true); }
+
+void vb_cpu_write32(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_ps)
+{
+	cpu_write(b, addr, value, cost_ps, true);
 }
 
 static uint64_t lines(const vb_board *b, uint64_t addr, uint64_t len)

@@ -57,6 +57,7 @@ struct vb_mm2s {
 	unsigned bh, nb;
 	bool pkt_open;
 	uint64_t pkt_first;
+	bool dm_in_packet;        /* the data mover is inside a packet (gate) */
 	uint64_t t_floor;         /* no event before the last one handled */
 	uint64_t t_next;          /* cached next event, valid while next_valid */
 	bool next_valid;          /* cleared by every change of the pipeline */
@@ -158,6 +159,7 @@ struct vb_board {
 	struct vb_dram dram;      /* DRAM timing (dram.h): the DMA engine calls vb_dram_access */
 	struct vb_gpio gpio[2];
 	struct vb_csm csm;
+	struct vb_dac dac;
 	struct vb_source src;
 	struct vb_sink sink;
 	uint64_t mmio_reads, mmio_writes;
@@ -225,6 +227,11 @@ void vb_stream_fini(vb_board *b);
 /* gpio.c: block 0 = handshake, block 1 = counters */
 uint32_t vb_gpio_read(vb_board *b, unsigned block, uint32_t off);
 void vb_gpio_write(vb_board *b, unsigned block, uint32_t off, uint32_t value);
+
+/* dac.c */
+void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, uint64_t clk,
+		  uint64_t *first, uint64_t *last);
+void vb_dac_fini(vb_board *b);
 
 /* csm.c */
 void vb_csm_control(vb_board *b, uint32_t old, uint32_t now);

@@ -149,11 +149,16 @@ static void remember_burst(struct vb_mm2s *p, uint64_t end_bytes, uint64_t arriv
  * channel's clock, through a consumer that drains one beat per consumer_ps
  * from a FIFO of consumer_fifo beats (fluid approximation per burst). */
 static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_t data_done, uint32_t n,
-			 uint64_t *first, uint64_t *last)
+			 bool gate_start, uint64_t *first, uint64_t *last)
 {
 	uint64_t clk = vb_clocks(b, 1), start = max64(ready, p->stream_free);
 	uint64_t end = max64(start + (n - 1) * clk, data_done);
 
+	if (b->dac.enabled) {
+		vb_dac_beats(b, start, end, n, gate_start, clk, first, last);
+		p->stream_free = *last + clk;
+		return;
+	}
 	if (b->consumer_ps > clk) {
 		uint64_t backlog = p->cons_free > start ? (p->cons_free - start) / b->consumer_ps : 0;
 		if (backlog + n > b->cfg.consumer_fifo_beats) {
@@ -188,7 +193,8 @@ static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	 * complete one beat's share before `done` (a one-beat burst at `first`). */
 	last_data = nbeats > 1 ? done - (done - first) / nbeats : first;
 	stream_beats(b, p, first + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID),
-		     last_data + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID), nbeats, &s_first, &s_last);
+		     last_data + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID), nbeats,
+		     e->issued == 0 && !p->dm_in_packet, &s_first, &s_last);
 	if (e->issued == 0)
 		e->t_first = s_first;
 	if (c->probe.t_data_ar == VB_NO_TIME) {
@@ -203,6 +209,7 @@ static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	remember_burst(p, p->issued, done, s_last);
 	c->stats.data_bursts++;
 	if (e->issued == e->len) {
+		p->dm_in_packet = !e->eof;
 		e->t_last = s_last;
 		e->stage = Q_STREAMED;
 		p->dm++;

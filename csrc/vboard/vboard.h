@@ -114,6 +114,29 @@ void vb_clear_faults(vb_board *b);
 void vb_cache_clean(vb_board *b, uint64_t addr, uint64_t len);
 void vb_cache_invalidate(vb_board *b, uint64_t addr, uint64_t len);
 
+/* PL DAC consumer of gate sequences (dac.c): beats played every beat_ps from
+ * lead_ps after the first beat, behind a FIFO of fifo_beats.  beat_ps = 0
+ * switches it off (the stream.consumer_* model applies). */
+struct vb_dac_event {
+	uint64_t gate, beat;
+	uint64_t t_due, t_actual;   /* ps */
+};
+struct vb_dac {
+	bool enabled, started;
+	uint64_t beat_ps, lead_ps;
+	uint32_t fifo_beats;
+	uint64_t t0, t0_nominal, beats, gates, gate_first_beat, t_last_play;
+	struct vb_dac_event *underflows, *misses;
+	size_t n_underflows, cap_underflows, n_misses, cap_misses;
+};
+void vb_dac_configure(vb_board *b, uint64_t beat_ps, uint64_t lead_ps, uint32_t fifo_beats);
+const struct vb_dac *vb_dac_state(vb_board *b);
+
+/* A CPU access with its own cost (the CPU model's): registers as MMIO, DDR
+ * through the interconnect and DRAM model, so DDR refresh is visible. */
+uint32_t vb_cpu_read32(vb_board *b, uint64_t addr, uint64_t cost_ps);
+void vb_cpu_write32(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_ps);
+
 /* Interrupt lines (DMASR IRQ bits AND their enables). */
 bool vb_irq_pending(vb_board *b, enum vb_chan_id ch);
 
