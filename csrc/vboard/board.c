@@ -158,7 +158,7 @@ static uint32_t cpu_read(vb_board *b, uint64_t addr, uint64_t cost_ps, bool thro
 	vb_sync(b);
 	if (in(addr, b->cfg.dma_base, DMA_SPAN))
 		return vb_dma_read(b, (uint32_t)(addr - b->cfg.dma_base));
-	if (in(addr, b->cfg.gpio_base, 2 * GPIO_SPAN))
+	if (in(addr, b->cfg.gpio_base, VB_GPIO_BLOCKS * GPIO_SPAN))
 		return vb_gpio_read(b, (unsigned)((addr - b->cfg.gpio_base) / GPIO_SPAN),
 				    (uint32_t)((addr - b->cfg.gpio_base) % GPIO_SPAN));
 	if (!p)
@@ -187,7 +187,7 @@ static void cpu_write(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_
 		vb_sync(b);
 		return;
 	}
-	if (in(addr, b->cfg.gpio_base, 2 * GPIO_SPAN)) {
+	if (in(addr, b->cfg.gpio_base, VB_GPIO_BLOCKS * GPIO_SPAN)) {
 		vb_gpio_write(b, (unsigned)((addr - b->cfg.gpio_base) / GPIO_SPAN),
 			      (uint32_t)((addr - b->cfg.gpio_base) % GPIO_SPAN), value);
 		return;

@@ -1,7 +1,9 @@
 /*
- * gpio.c - two AXI GPIO blocks (PG144 register layout) shared by the CPUs and
- * the PL timing engine (csm.c): block A carries the handshake, block B the
- * counters.  Channel data written by the PL side ignores CPU writes.
+ * gpio.c - three AXI GPIO blocks (PG144 register layout) shared by the CPUs and
+ * the PL: block A carries the timing engine's handshake (csm.c), block B its
+ * counters, block C is a plain APU <-> RPU mailbox (both channels read/write,
+ * as S0 passes the BD ring address through PL GPIO).  Channel data written by
+ * the PL side ignores CPU writes.
  */
 #include "sgdma/csm.h"
 #include "internal.h"
@@ -44,6 +46,8 @@ uint32_t vb_gpio_read(vb_board *b, unsigned block, uint32_t off)
 		return vb_csm_counter(b, b->gpio[0].data[0]);
 	if (block == 1 && off == GPIO2_DATA)
 		return b->csm.expected_beats;
+	if (block == 2 && (off == GPIO_DATA || off == GPIO2_DATA))
+		return g->data[off == GPIO2_DATA];
 	return block_regs(g, off);
 }
 
@@ -58,6 +62,10 @@ void vb_gpio_write(vb_board *b, unsigned block, uint32_t off, uint32_t value)
 	}
 	if (block == 1 && off == GPIO2_DATA) {
 		b->csm.expected_beats = value;
+		return;
+	}
+	if (block == 2 && (off == GPIO_DATA || off == GPIO2_DATA)) {
+		g->data[off == GPIO2_DATA] = value;
 		return;
 	}
 	if (off == GPIO_DATA || off == GPIO2_DATA)

@@ -157,7 +157,7 @@ struct vb_board {
 	unsigned n_faults;
 	struct vb_chan ch[2];
 	struct vb_dram dram;      /* DRAM timing (dram.h): the DMA engine calls vb_dram_access */
-	struct vb_gpio gpio[2];
+	struct vb_gpio gpio[VB_GPIO_BLOCKS];
 	struct vb_csm csm;
 	struct vb_dac dac;
 	struct vb_source src;

@@ -25,6 +25,7 @@
 #define VB_NO_TIME       UINT64_MAX
 #define VB_QDEPTH_MAX    16   /* dma.sg_prefetch limit */
 #define VB_OUTSTANDING_MAX 64 /* dma.outstanding limit */
+#define VB_GPIO_BLOCKS   3    /* CSM handshake, CSM counters, mailbox */
 
 struct vb_region {
 	char name[VB_NAME_LEN];

@@ -6,6 +6,7 @@
 #include "sgdma/pg021.h"
 
 #define CSM_GPIO_SPAN      0x10000u   /* block B sits one span above block A */
+#define MAILBOX_GPIO_BLOCK 2u         /* block C: a plain APU <-> RPU mailbox (data, flags) */
 #define CSM_GPIO_DATA      0x0u       /* AXI GPIO channel 1 data (PG144) */
 #define CSM_GPIO2_DATA     0x8u       /* AXI GPIO channel 2 data (PG144) */
 /* block A channel 1, CPU → PL */
@@ -26,6 +27,6 @@
 #define CSM_EXPORTS(X) \
 	X(CSM_GPIO_SPAN) X(CSM_GPIO_DATA) X(CSM_GPIO2_DATA) X(CSM_CTL_RESET) X(CSM_CTL_START) \
 	X(CSM_CTL_ACK) X(CSM_CTL_SEL) X(CSM_STS_READY) X(CSM_STS_DONE) X(CSM_STS_STATE) \
-	X(CSM_SEL_SETUP) X(CSM_SEL_LATENCY) X(CSM_SEL_THROUGHPUT) X(CSM_SEL_BEATS)
+	X(CSM_SEL_SETUP) X(CSM_SEL_LATENCY) X(CSM_SEL_THROUGHPUT) X(CSM_SEL_BEATS) X(MAILBOX_GPIO_BLOCK)
 
 #endif
