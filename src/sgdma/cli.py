@@ -197,6 +197,43 @@ def _print_sweep(records: list[dict]) -> None:
     click.echo(f"{len(records)} points; {sim:.2f} s of virtual time simulated in {wall:.2f} s of worker time")
 
 
+def parse_time_ns(text: str) -> float:
+    """'1us', '250ns', '2.5 us', '1e-6' (seconds) -> ns."""
+    t = text.strip().lower().replace(" ", "")
+    for unit, scale in (("ns", 1.0), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9)):
+        if t.endswith(unit):
+            return float(t[: -len(unit)]) * scale
+    return float(t) * 1e9
+
+
+@main.command("plan")
+@click.option("--gate-time", required=True, help="time per gate, e.g. 1us or 250ns")
+@click.option("--bytes-per-gate", required=True, type=click.IntRange(1, 1 << 26))
+@click.option("--channels", default=1, show_default=True, type=click.IntRange(1, 1024),
+              help="gate streams multiplexed on one AXI DMA")
+@click.option("--board", default="zcu111", show_default=True)
+@click.option("--fifo-depth", default=64, show_default=True, type=click.IntRange(1, 1 << 20),
+              help="DAC FIFO in stream words")
+@click.option("--trials", default=20, show_default=True, type=click.IntRange(1, 10_000))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the plan as JSON")
+def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, json_path):
+    """Feasible or not, the margin, and a recommended BD size and ring, from short runs of the timed model."""
+    from . import plan as pl
+
+    try:
+        p = pl.plan(parse_time_ns(gate_time), bytes_per_gate, channels, board, fifo_depth, trials, seed)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    click.echo(f"{'FEASIBLE' if p.feasible else 'NOT FEASIBLE'} on {p.board}: need {p.required_mbps:.1f} MB/s, "
+               f"worst trial {p.achieved_mbps:.1f} MB/s (margin {p.margin:.2f}x)")
+    click.echo(f"  recommended: {p.recommended_bytes_per_bd} bytes per BD ({p.recommended_gates_per_bd} gate(s) "
+               f"per BD), rings of {p.recommended_ring_bds or '-'} BDs")
+    click.echo(f"  why: {p.reason}")
+    _write_json(json_path, p.as_dict())
+    sys.exit(0 if p.feasible else 2)
+
+
 @main.command()
 @click.option("--trials", default=100, show_default=True, type=click.IntRange(1, 10_000),
               help="trials per point of the S0 sweep (the spread checks need enough trials to see refresh)")
