@@ -126,6 +126,19 @@ def s0_sweep_timing_only() -> dict:
     }
 
 
+@benchmark
+def cpu_model_samples() -> dict:
+    """100 000 APU BD-creation samples (sgdma.cpu, 16-BD rings) vs numpy drawing 100 000 normals."""
+    from sgdma.cpu import CpuModel
+
+    model = CpuModel.for_board("zcu111", "apu")
+    n = 100_000
+    model_s = best_of(lambda: model.samples(16, n, np.random.default_rng(0)))
+    normal_s = best_of(lambda: np.random.default_rng(0).standard_normal(n))
+    return {"cpu_model_100k_apu_samples_s": figure(model_s, "s", normal_s, "numpy: 100 000 normal samples",
+                                                   "vectorised: page walks, stalls and ticks drawn per sample")}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", help="write results as JSON")
