@@ -93,3 +93,16 @@ def test_consumer_back_pressure_sets_the_stream_rate():
     # a deeper consumer FIFO lets its first beats leave at full rate, then the consumer sets the pace
     deep = rate(consumer_rate=0.5, consumer_fifo_beats=64)
     assert half < deep < half * (1 + 2 * 64 / (8 * 8192 / 32))
+
+
+def test_bd_create_command(tmp_path):
+    out = tmp_path / "bd.json"
+    res = CliRunner().invoke(main, ["characterize", "bd-create", "--samples", "2000", "--bds", "1,256",
+                                    "--json", str(out), "--plot", str(tmp_path / "p")])
+    assert res.exit_code == 0, res.output
+    recs = json.loads(out.read_text())
+    assert {r["cpu"] for r in recs} == {"apu", "rpu"} and len(recs) == 4
+    assert "faster than the RPU" in res.output
+    assert (tmp_path / "p" / "bd_create_hist_apu.png").exists()
+    bad = CliRunner().invoke(main, ["characterize", "bd-create", "--board", "zynq7000", "--cpu", "rpu"])
+    assert bad.exit_code != 0 and "no CPU 'rpu'" in bad.output

@@ -138,6 +138,41 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
             click.echo(f"wrote {path}")
 
 
+@characterize.command("bd-create")
+@click.option("--board", default="zcu111", show_default=True)
+@click.option("--cpu", "cpus", type=click.Choice(["apu", "rpu", "both"]), default="both", show_default=True)
+@_list_option("--bds", "1,16,256,4096", "BDs per ring")
+@click.option("--samples", default=100_000, show_default=True, type=click.IntRange(1, 10_000_000))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write records as JSON")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write S0 Figs. 8-10 style plots here")
+def bd_create(board, cpus, bds, samples, seed, json_path, plot_dir):
+    """Time to create BD rings on the APU (A53, Linux) and the RPU (R5, bare metal), as S0 measured it."""
+    from . import bdcreate
+    from . import characterize as ch
+
+    wanted = ["apu", "rpu"] if cpus == "both" else [cpus]
+    records = []
+    try:
+        for cpu in wanted:
+            records += bdcreate.run(board, cpu, ch.parse_list(bds), samples, seed)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    click.echo(f"{'cpu':<4} {'BDs':>6}  {'per BD ns: min':>15} {'median':>8} {'p99':>8} {'max':>9}")
+    for r in records:
+        q = r["per_bd_ns"]
+        click.echo(f"{r['cpu']:<4} {r['bds']:>6}  {q['min']:>15.0f} {q['median']:>8.0f} {q['p99']:>8.0f} "
+                   f"{q['max']:>9.0f}")
+    if len(wanted) == 2:
+        for c in bdcreate.compare([r for r in records if r["cpu"] == "apu"],
+                                  [r for r in records if r["cpu"] == "rpu"]):
+            click.echo(f"APU median {c['apu_speedup']:.1f}x faster than the RPU at {c['bds']} BDs")
+    _write_json(json_path, records)
+    if plot_dir:
+        for path in bdcreate.plot(records, plot_dir):
+            click.echo(f"wrote {path}")
+
+
 def _flat(rec: dict) -> dict:
     out = {}
     for k, v in rec.items():
