@@ -1,0 +1,197 @@
+"""Circuits: gate applications (gate, parameters, qubits) and a repeat count.
+
+Stored in columns — a gate-id array, a parameter matrix (NaN: the gate's default)
+and a qubit matrix (-1: none) — so the compiler works on whole arrays and never
+loops over applications.  File schema (TOML; JSON has the same shape)::
+
+    [circuit]
+    name = "bell"; repeat = 2; library = "trapped_ion"   # bundled name or a path
+    [[gates]]
+    gate = "ry"; theta = "pi/2"; qubit = 0
+    [[gates]]
+    gate = "ms"; qubits = [0, 1]
+    [[gates]]
+    rb = 20; seed = 7; qubit = 1          # a randomized-benchmarking block (rb.py)
+"""
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .errors import CircuitError
+from .params import parse_value
+
+MAX_QUBITS = 2
+
+
+@dataclass(frozen=True)
+class GateApplication:
+    gate: str
+    params: dict
+    qubits: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Columns:
+    gate_names: list[str]          # vocabulary
+    gate_ids: np.ndarray           # int32 (A,)
+    param_names: list[str]
+    params: np.ndarray             # float64 (A, P), NaN = the gate's default
+    qubits: np.ndarray             # int16 (A, MAX_QUBITS), -1 = none
+
+    def __len__(self) -> int:
+        return len(self.gate_ids)
+
+
+def _qubit_row(qubits) -> tuple[int, int]:
+    q = [] if qubits is None else [int(qubits)] if np.isscalar(qubits) else [int(x) for x in qubits]
+    if len(q) > MAX_QUBITS or any(x < 0 for x in q):
+        raise CircuitError(f"qubits {qubits!r}: give up to {MAX_QUBITS} non-negative qubit indices")
+    return tuple(q + [-1] * (MAX_QUBITS - len(q)))
+
+
+class Circuit:
+    """A gate sequence; ``repeat`` plays it that many times back to back in one ring."""
+
+    def __init__(self, name: str = "circuit", repeat: int = 1, library=None):
+        if int(repeat) < 1:
+            raise CircuitError(f"circuit {name!r}: repeat = {repeat}", "repeat >= 1")
+        self.name, self.repeat, self.library = name, int(repeat), library
+        self._vocab: dict[str, int] = {}
+        self._blocks: list[tuple[np.ndarray, dict[str, np.ndarray], np.ndarray]] = []
+        self._pending: list[tuple[int, dict, tuple]] = []
+        self._columns: Columns | None = None
+
+    # -- building ---------------------------------------------------------------------
+    def _gate_id(self, gate: str) -> int:
+        if not isinstance(gate, str) or not gate:
+            raise CircuitError(f"gate name {gate!r}: expected a non-empty string")
+        return self._vocab.setdefault(gate, len(self._vocab))
+
+    def append(self, gate: str, qubits=None, **params) -> "Circuit":
+        """One application: ``c.append("rx", 0, theta="pi/2")``."""
+        values = {k: parse_value(v, f"{gate} {k}") for k, v in params.items()}
+        self._pending.append((self._gate_id(gate), values, _qubit_row(qubits)))
+        self._columns = None
+        return self
+
+    def extend(self, gates: list[str], gate_index: np.ndarray, params: dict[str, np.ndarray] | None = None,
+               qubits: np.ndarray | None = None) -> "Circuit":
+        """Many applications at once: ``gate_index`` indexes ``gates``; params are arrays."""
+        ids = np.array([self._gate_id(g) for g in gates], np.int32)[np.asarray(gate_index, np.int64)]
+        n = len(ids)
+        cols = {k: np.broadcast_to(np.asarray(v, np.float64), (n,)).copy() for k, v in (params or {}).items()}
+        q = np.full((n, MAX_QUBITS), -1, np.int16)
+        if qubits is not None:
+            qa = np.asarray(qubits, np.int16).reshape(n, -1)
+            q[:, :qa.shape[1]] = qa
+        self._flush()
+        self._blocks.append((ids, cols, q))
+        self._columns = None
+        return self
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        ids = np.array([g for g, _, _ in self._pending], np.int32)
+        names = {k for _, p, _ in self._pending for k in p}
+        cols = {k: np.array([p.get(k, np.nan) for _, p, _ in self._pending]) for k in names}
+        q = np.array([r for _, _, r in self._pending], np.int16).reshape(-1, MAX_QUBITS)
+        self._blocks.append((ids, cols, q))
+        self._pending = []
+
+    def columns(self) -> Columns:
+        """The circuit as arrays (cached until the next append)."""
+        if self._columns is None:
+            self._flush()
+            names = sorted({k for _, cols, _ in self._blocks for k in cols})
+            total = sum(len(ids) for ids, _, _ in self._blocks)
+            params = np.full((total, len(names)), np.nan)
+            at = 0
+            for ids, cols, _ in self._blocks:          # per block, not per application
+                for j, k in enumerate(names):
+                    if k in cols:
+                        params[at:at + len(ids), j] = cols[k]
+                at += len(ids)
+            cat = (lambda xs, empty: np.concatenate(xs) if xs else empty)
+            self._columns = Columns(list(self._vocab), cat([b[0] for b in self._blocks], np.zeros(0, np.int32)),
+                                    names, params,
+                                    cat([b[2] for b in self._blocks], np.zeros((0, MAX_QUBITS), np.int16)))
+        return self._columns
+
+    # -- inspection -------------------------------------------------------------------------
+    def __len__(self) -> int:
+        """Applications in one pass (without ``repeat``)."""
+        return sum(len(b[0]) for b in self._blocks) + len(self._pending)
+
+    @property
+    def n_applications(self) -> int:
+        return len(self) * self.repeat
+
+    def applications(self) -> list[GateApplication]:
+        """One object per application (for inspection; the compiler uses columns())."""
+        c = self.columns()
+        out = []
+        for gid, row, q in zip(c.gate_ids.tolist(), c.params, c.qubits.tolist()):
+            out.append(GateApplication(c.gate_names[gid], {k: float(v) for k, v in zip(c.param_names, row)
+                                                           if not np.isnan(v)}, tuple(x for x in q if x >= 0)))
+        return out
+
+    def __repr__(self) -> str:
+        return f"Circuit({self.name!r}: {len(self)} gates x repeat {self.repeat})"
+
+    # -- files ------------------------------------------------------------------------------
+    @classmethod
+    def from_file(cls, path) -> "Circuit":
+        path = Path(path)
+        try:
+            if path.suffix == ".json":
+                doc = json.loads(path.read_text())
+            else:
+                with open(path, "rb") as f:
+                    doc = tomllib.load(f)
+        except (OSError, ValueError) as e:
+            raise CircuitError(f"cannot read circuit {path}: {e}") from None
+        meta = doc.setdefault("circuit", {})
+        meta.setdefault("name", path.stem)
+        lib = meta.get("library")
+        if isinstance(lib, str) and Path(lib).suffix in (".toml", ".json") and not Path(lib).is_absolute():
+            meta["library"] = str(path.parent / lib)      # relative to the circuit file
+        return cls.from_dict(doc)
+
+    @classmethod
+    def from_dict(cls, doc: dict) -> "Circuit":
+        from .rb import randomized_benchmarking
+
+        extra = set(doc) - {"circuit", "gates"}
+        if extra:
+            raise CircuitError(f"circuit: unknown sections {sorted(extra)}", "use [circuit] and [[gates]]")
+        meta = doc.get("circuit", {})
+        c = cls(meta.get("name", "circuit"), meta.get("repeat", 1), meta.get("library"))
+        for i, entry in enumerate(doc.get("gates", [])):     # file loading, not the compile path
+            entry = dict(entry)
+            qubits = entry.pop("qubits", entry.pop("qubit", None))
+            if "rb" in entry:
+                block = randomized_benchmarking(int(entry.pop("rb")), seed=int(entry.pop("seed", 0)),
+                                                qubit=qubits, inverse=bool(entry.pop("inverse", True)))
+                if entry:
+                    raise CircuitError(f"gates[{i}]: unknown rb keys {sorted(entry)}", "use rb, seed, qubit, inverse")
+                c.extend_circuit(block)
+                continue
+            if "gate" not in entry:
+                raise CircuitError(f"gates[{i}] = {entry!r} names no gate", "write gate = \"NAME\" (or rb = LENGTH)")
+            try:
+                c.append(entry.pop("gate"), qubits, **entry)
+            except ValueError as e:
+                raise CircuitError(f"gates[{i}]: {e}") from None
+        return c
+
+    def extend_circuit(self, other: "Circuit") -> "Circuit":
+        """Append another circuit's applications (its repeat is not applied)."""
+        oc = other.columns()
+        return self.extend(oc.gate_names, oc.gate_ids, {k: oc.params[:, j] for j, k in enumerate(oc.param_names)},
+                           oc.qubits)

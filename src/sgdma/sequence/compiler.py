@@ -1,0 +1,188 @@
+"""Circuit -> BD chain, in bulk with numpy (CSR tables, np.repeat, cumsum).
+
+Two steps, so that recalibration can redo the second alone:
+
+1. ``resolve``: applications -> *variants* (distinct gate + parameter values, found
+   with one ``np.unique`` over the columns) -> segment ids.  Python loops run per
+   gate definition and per variant, never per application.
+2. ``lay_out``: segment uses -> BDs, through the store's piece table (a segment over
+   the BD length limit is several BDs).
+
+Where SOF and EOF go: SOF on the first BD of every gate application and EOF on
+its last, i.e. one AXI-Stream packet per gate.  Why: TLAST then marks every gate
+boundary for the PL consumer (it can latch gate timing and detect a gate that
+arrives late), PG021's IRQThreshold counts packets and so counts gates, reclaim
+hands back whole gates, and the MM2S sink shows one packet per gate, which is
+what the tests check.  One packet per circuit would hide all of that for no gain:
+TLAST is a side-band bit and every gate starts a new BD anyway.  Every segment
+is a whole number of stream words, so every BD of a gate satisfies PG021's
+"non-last BD is a multiple of the stream width" rule.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .. import pg021 as P
+from .circuit import Columns
+from .errors import CircuitError
+from .gates import GateLibrary, Recipe
+from .segments import PieceTable
+
+
+@dataclass
+class Program:
+    """A circuit resolved to segment ids: what a ring plays, wherever the segments are."""
+
+    gate_names: list[str]          # vocabulary
+    app_gate: np.ndarray           # int32 per application: index into gate_names
+    app_variant: np.ndarray        # int64 per application
+    app_qubits: np.ndarray         # int16 (n, 2)
+    uses_per_app: np.ndarray       # int64 per application (>= 1)
+    use_sid: np.ndarray            # int64 per segment use, in play order
+    variant_sids: list[np.ndarray]  # per variant: its segment ids in order
+
+    @property
+    def n_gates(self) -> int:
+        return len(self.app_gate)
+
+
+@dataclass
+class BdLayout:
+    """The BD arrays of a program under one piece table."""
+
+    addresses: np.ndarray          # uint64 per BD
+    lengths: np.ndarray            # uint32 per BD
+    flags: np.ndarray              # uint8 per BD: SG_BD_SOF / SG_BD_EOF
+    bd_sid: np.ndarray             # int64 per BD: the segment it plays
+    gate_bd_end: np.ndarray        # int64 per application: index of its last BD
+    gate_bytes: np.ndarray         # uint64 per application
+
+    @property
+    def n_bds(self) -> int:
+        return len(self.addresses)
+
+
+def runs(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For groups of ``counts`` items: (group of each item, position within its group)."""
+    counts = np.asarray(counts, np.int64)
+    group = np.repeat(np.arange(len(counts)), counts)
+    starts = np.cumsum(counts) - counts
+    return group, np.arange(len(group)) - starts[group]
+
+
+def unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """np.unique(keys, axis=0, return_inverse=True), faster: factorize each column,
+    then one int64 unique over the mixed-radix code (row sorting is ~10x slower)."""
+    code = np.zeros(len(keys), np.int64)
+    radix = 1
+    for j in range(keys.shape[1]):                         # per column
+        values, col_code = np.unique(keys[:, j], return_inverse=True)
+        radix *= len(values)
+        if radix >= 1 << 62:                               # would overflow: take the slow exact path
+            uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+            return uniq, inverse.reshape(-1)
+        code = code * len(values) + col_code.reshape(-1)
+    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    return keys[first], inverse.reshape(-1)
+
+
+def variant_keys(cols: Columns, library: GateLibrary) -> tuple[np.ndarray, list]:
+    """Key rows (gate id, parameter values with defaults filled in and unused ones zeroed),
+    checked per gate definition.  Returns (keys, gate definitions by vocabulary id)."""
+    keys = np.empty((len(cols), 1 + len(cols.param_names)))
+    keys[:, 0] = cols.gate_ids
+    keys[:, 1:] = cols.params
+    n_qubits = (cols.qubits >= 0).sum(axis=1)
+    defs = []
+    for gid, name in enumerate(cols.gate_names):           # per gate definition
+        mask = cols.gate_ids == gid
+        if not mask.any():
+            defs.append(None)
+            continue
+        first = int(np.argmax(mask))
+        gate = library.gate(name, f" (application #{first})")
+        defs.append(gate)
+        for j, p in enumerate(cols.param_names):
+            col = keys[mask, 1 + j]
+            if p not in gate.params:
+                given = ~np.isnan(col)
+                if given.any():
+                    at = int(np.flatnonzero(mask)[np.argmax(given)])
+                    raise CircuitError(f"application #{at}: gate {name!r} has no parameter {p!r}",
+                                       f"it takes {sorted(gate.params) or 'no parameters'}")
+                keys[mask, 1 + j] = 0.0                    # unused: must not split variants
+            else:
+                keys[mask, 1 + j] = np.where(np.isnan(col), gate.params[p], col)
+        for p, default in gate.params.items():
+            if not np.isnan(default):
+                continue
+            if p in cols.param_names:
+                missing = np.isnan(keys[mask, 1 + cols.param_names.index(p)])
+                if not missing.any():
+                    continue
+                first = int(np.flatnonzero(mask)[np.argmax(missing)])
+            raise CircuitError(f"application #{first}: gate {name!r} needs parameter {p!r} (it has no default)",
+                               f"pass {p}=VALUE")
+        if gate.qubits:
+            bad = mask & (n_qubits != 0) & (n_qubits != gate.qubits)
+            if bad.any():
+                at = int(np.argmax(bad))
+                raise CircuitError(f"application #{at}: gate {name!r} acts on {gate.qubits} qubit(s), "
+                                   f"given {int(n_qubits[at])}", f"give {gate.qubits} qubit indices or none")
+    return keys, defs
+
+
+def resolve(cols: Columns, repeat: int, library: GateLibrary,
+            variant_sids: Callable[[str, dict], np.ndarray]) -> Program:
+    """Applications -> variants -> segment ids.  ``variant_sids(gate, values)`` gives a
+    variant's segment ids in play order (the Sequencer caches and materializes them)."""
+    if len(cols) == 0:
+        raise CircuitError("the circuit has no gate applications", "append at least one gate")
+    keys, defs = variant_keys(cols, library)
+    uniq, inverse = unique_rows(keys)
+    sids = []
+    for row in uniq:                                       # per variant
+        gate = defs[int(row[0])]
+        values = {p: (float(row[1 + cols.param_names.index(p)]) if p in cols.param_names else d)
+                  for p, d in gate.params.items()}
+        sids.append(np.asarray(variant_sids(gate.name, values), np.int64))
+    v_len = np.array([len(s) for s in sids], np.int64)
+    v_ptr = np.cumsum(v_len) - v_len
+    v_flat = np.concatenate(sids)
+    app_variant = np.tile(inverse.astype(np.int64), repeat)
+    uses = v_len[app_variant]
+    app_of_use, within = runs(uses)
+    use_sid = v_flat[v_ptr[app_variant][app_of_use] + within]
+    return Program(list(cols.gate_names), np.tile(cols.gate_ids, repeat), app_variant,
+                   np.tile(cols.qubits, (repeat, 1)), uses, use_sid, sids)
+
+
+def lay_out(program: Program, table: PieceTable) -> BdLayout:
+    """Segment uses -> BDs: pieces of each segment, SOF/EOF per gate application."""
+    pieces = table.n_pieces[program.use_sid]
+    if (pieces == 0).any():
+        raise CircuitError("a resolved segment no longer exists in the store (was it removed?)",
+                           "recompile the circuit")
+    bd_use, bd_piece = runs(pieces)
+    bd_sid = program.use_sid[bd_use]
+    offset = bd_piece.astype(np.uint64) * np.uint64(table.piece_bytes)
+    addresses = table.address[bd_sid] + offset
+    lengths = np.minimum(np.uint64(table.piece_bytes), table.nbytes[bd_sid] - offset).astype(np.uint32)
+    use_start = np.cumsum(program.uses_per_app) - program.uses_per_app
+    bds_per_app = np.add.reduceat(pieces, use_start)
+    gate_bd_end = np.cumsum(bds_per_app) - 1
+    gate_first = gate_bd_end - bds_per_app + 1
+    flags = np.zeros(len(addresses), np.uint8)
+    flags[gate_first] |= P.SG_BD_SOF
+    flags[gate_bd_end] |= P.SG_BD_EOF
+    gate_bytes = np.add.reduceat(lengths.astype(np.uint64), gate_first)
+    return BdLayout(addresses, lengths, flags, bd_sid, gate_bd_end, gate_bytes)
+
+
+def recipes_to_sids(recipes: list[tuple[Recipe, int]], materialize: Callable[[Recipe], int]) -> np.ndarray:
+    """A variant's (recipe, repeat) steps -> segment ids with repeats expanded."""
+    ids = np.array([materialize(r) for r, _ in recipes], np.int64)
+    return np.repeat(ids, [n for _, n in recipes])

@@ -1,0 +1,137 @@
+"""Bad input to the sequence layer: each refused with the values involved and a fix."""
+import dataclasses
+
+import numpy as np
+import pytest
+
+import sgdma
+from sgdma.layout import Layout
+from sgdma.sequence import (Circuit, CircuitError, LibraryError, MemoryMap, RegionExhaustedError, RingBusyError,
+                            SegmentLimitError, Sequencer, SegmentStore, StaleRingError, UnknownGateError,
+                            UnknownSegmentError, WordSizeError)
+
+
+@pytest.fixture
+def seq():
+    board = sgdma.VirtualBoard("zcu111", seed=1)
+    dma = sgdma.AxiDma(board)
+    dma.reset()
+    return Sequencer(board, dma)
+
+
+def test_unknown_gate_lists_close_names(seq):
+    with pytest.raises(UnknownGateError) as e:
+        seq.compile(Circuit().append("rx").append("rxx").append("ms"))
+    msg = str(e.value)
+    assert "'rxx'" in msg and "application #1" in msg and "did you mean 'rx'" in msg
+    assert "measure" in msg                                 # the whole list, for the fix
+
+
+def test_unknown_segment_in_a_gate(seq):
+    seq.library.add_gate("bad", ["gaus"])
+    with pytest.raises(UnknownSegmentError, match=r"'gaus'.*did you mean 'gauss'"):
+        seq.compile(Circuit().append("bad"))
+
+
+def test_word_size_mismatch_names_the_word(seq):
+    with pytest.raises(WordSizeError) as e:
+        seq.add_segment("x", np.zeros(40, np.uint8))
+    assert "40 bytes" in str(e.value) and "32-byte" in str(e.value) and "pad to 64" in str(e.value)
+    with pytest.raises(WordSizeError, match="rows of 16 bytes.*32 bytes"):
+        seq.add_segment("y", np.zeros((4, 16), np.uint8))
+    with pytest.raises(WordSizeError, match="empty"):
+        seq.add_segment("z", b"")
+
+
+def test_segment_that_cannot_be_cut_under_the_limit_is_refused():
+    board = sgdma.VirtualBoard("zcu111")
+    store = SegmentStore(MemoryMap(board).segments, word_bytes=32, max_bd_bytes=31)
+    with pytest.raises(SegmentLimitError) as e:
+        store.add("s", np.zeros(64, np.uint8))
+    assert "31 bytes" in str(e.value) and "32-byte" in str(e.value) and "length_width" in str(e.value)
+
+
+def test_segment_region_exhausted_names_region_sizes_and_hole():
+    board = sgdma.VirtualBoard("zcu111")
+    lay = dataclasses.replace(Layout.of(board), buffer_bytes=4096)
+    seq = Sequencer(board, library=None, layout=lay)
+    seq.add_segment("a", np.zeros(2048, np.uint8))
+    seq.add_segment("b", np.ones(1024, np.uint8))
+    with pytest.raises(RegionExhaustedError) as e:
+        seq.add_segment("c", np.full(2048, 2, np.uint8))
+    err = e.value
+    assert (err.region, err.requested, err.free, err.largest_hole) == ("segment region", 2048, 1024, 1024)
+    assert "segment region: cannot allocate 2048 bytes; free 1024 bytes, largest hole 1024 bytes" in str(err)
+    assert "buffer_region_bytes" in str(err)
+    assert "c" not in seq.segments                          # nothing half-stored
+
+
+def test_ring_region_exhausted(seq):
+    n = seq.memory.max_bds + 1
+    with pytest.raises(RegionExhaustedError, match=f"{n} BDs.*holds 65536"):
+        seq.compile(Circuit().extend(["rz"], np.zeros(n, int), {"theta": np.zeros(n)}))
+    half = Circuit().extend(["rz"], np.zeros(40_000, int), {"theta": np.zeros(40_000)})
+    seq.compile(half)
+    with pytest.raises(RegionExhaustedError) as e:
+        seq.compile(half)
+    assert e.value.region == "BD-ring region" and e.value.requested == 40_000 * 64
+    assert e.value.largest_hole == (65536 - 40_000) * 64 and "Sequencer.free" in str(e.value)
+
+
+def test_parameters_checked_per_gate(seq):
+    with pytest.raises(CircuitError, match=r"application #1: gate 'ms' has no parameter 'phi'"):
+        seq.compile(Circuit().append("rx").append("ms", phi=1.0))
+    with pytest.raises(CircuitError, match=r"gate 'ms' acts on 2 qubit\(s\), given 1"):
+        seq.compile(Circuit().append("ms", 3))
+    with pytest.raises(CircuitError, match=r"n = 2.5 must be a whole number"):
+        seq.compile(Circuit().append("idle", n=2.5))
+    with pytest.raises(CircuitError, match=r"ms\(theta=1.5708\).*amplitude 1 > 1.0|ms\(theta=3.14159\)"):
+        seq.compile(Circuit().append("ms", theta="pi"))
+    seq.library.add_gate("needs", ["gauss"], params={"k": None})
+    with pytest.raises(CircuitError, match="needs parameter 'k'"):
+        seq.compile(Circuit().append("needs"))
+    with pytest.raises(ValueError, match="cannot read 'half pi'"):
+        Circuit().append("rx", theta="half pi")
+
+
+def test_stale_handle_and_busy_ring(seq):
+    ring = seq.compile(Circuit().append("rx"), cyclic=True)
+    ring.play()
+    with pytest.raises(RingBusyError, match="playing"):
+        seq.free(ring)
+    other = seq.compile(Circuit().append("ry"))
+    with pytest.raises(RingBusyError, match=f"playing ring #{ring.id}.*cyclically.*dma.reset"):
+        other.play()
+    with pytest.raises(RingBusyError, match="never goes idle"):
+        ring.wait()
+    seq.dma.reset()
+    seq.free(ring)
+    with pytest.raises(StaleRingError) as e:
+        ring.play()
+    assert f"#{ring.id} epoch {ring.epoch}" in str(e.value) and "Sequencer.compile()" in str(e.value)
+
+
+def test_bad_library_definitions():
+    from sgdma.sequence import GateLibrary
+
+    lib = GateLibrary()
+    with pytest.raises(LibraryError, match="no segments"):
+        lib.add_gate("empty", [])
+    with pytest.raises(LibraryError, match=r"uses parameter\(s\) \['theta'\]"):
+        lib.add_gate("rx", [{"waveform": "gauss", "scale_by": "theta"}])
+    with pytest.raises(LibraryError, match="unknown shape 'sine'"):
+        lib.add_waveform("w", shape="sine", samples=4)
+    with pytest.raises(LibraryError, match="unknown keys"):
+        GateLibrary.from_dict({"gates": {"g": {"segments": ["a"], "duration": 3}}})
+    with pytest.raises(LibraryError, match="defined twice"):
+        GateLibrary.from_dict({"waveforms": {"a": {"shape": "zero", "samples": 8}}, "segments": {"a": {"u8": [0]}}})
+
+
+def test_rebuild_with_a_bad_circuit_keeps_the_old_ring(seq):
+    ring = seq.compile(Circuit().append("rx"))
+    with pytest.raises(UnknownGateError):
+        seq.rebuild(ring, Circuit().append("nope"))
+    assert not ring.stale
+    ring.play()
+    ring.wait()
+    assert seq.board.mm2s_sink.packets() == ring.expected_packets()
