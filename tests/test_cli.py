@@ -6,9 +6,9 @@ from click.testing import CliRunner
 from sgdma.cli import main
 
 
-def test_demo_passes_and_writes_json(tmp_path):
-    out = tmp_path / "demo.json"
-    res = CliRunner().invoke(main, ["demo", "--json", str(out)])
+def test_selftest_passes_and_writes_json(tmp_path):
+    out = tmp_path / "selftest.json"
+    res = CliRunner().invoke(main, ["selftest", "--json", str(out)])
     assert res.exit_code == 0, res.output
     assert "PASS" in res.output
     data = json.loads(out.read_text())

@@ -60,7 +60,7 @@ class PlaybackResult:
     gates: int
     bds: int
     bytes: int
-    latency_ns: float               # tail write -> first word at the PL
+    latency_ns: float               # S0's latency: start received -> first word, the RPU's tail write included
     throughput_mbps: float          # payload / (last word - first word), as S0 defines it
     underflows: list[Underflow]
     deadline_misses: int
@@ -230,7 +230,7 @@ def _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns
 
     return PlaybackResult(
         board=board.name, gates=n_gates, bds=handle.n_bds, bytes=payload,
-        latency_ns=float(first[0] - t_tail) if n_gates else float("nan"),
+        latency_ns=float(counters["latency_ns"]),
         throughput_mbps=payload / span * 1e3 if n_gates else 0.0,
         underflows=underflows, deadline_misses=len(dac["deadline_misses"]), mailbox=mailbox,
         mailbox_latency_ns=mailbox_ns, apu_build_ns=apu_build, csm=counters, dac_word_ns=word_ns, timeline=tl,
