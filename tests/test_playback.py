@@ -105,3 +105,16 @@ def test_same_seed_same_run():
         return r.latency_ns, r.mailbox_latency_ns, r.gate_first_ns.tolist(), vb.now_ps
 
     assert once() == once()
+
+
+def test_cyclic_passes_repeat_the_circuit(tmp_path):
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(main, ["run", str(example_circuit_path()), "--passes", "3", "--out", str(tmp_path / "o"),
+                                    "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    d = json.loads(out.read_text())
+    assert d["passes"] == 3 and d["underflows"] == 0
+    one = json.loads(CliRunner().invoke(main, ["run", str(example_circuit_path()), "--out", str(tmp_path / "p"),
+                                               "--json", str(tmp_path / "one.json")]).output and
+                     (tmp_path / "one.json").read_text())
+    assert d["gates"] >= 3 * one["gates"]          # the RPU's reset stops the ring a few gates after pass 3

@@ -48,6 +48,8 @@ def _playback_options(f):
                      help="DAC FIFO in the PL, in stream words")(f)
     f = click.option("--gate-time", default="1us", show_default=True,
                      help="duration of a gate of the circuit's median length (e.g. 1us, 250ns)")(f)
+    f = click.option("--passes", default=1, show_default=True, type=click.IntRange(1, 1 << 20),
+                     help="play the circuit this many times from one closed ring (cyclic mode)")(f)
     f = click.option("--seed", default=0, show_default=True, type=int)(f)
     f = click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
                      help="directory for report.html, report.png, timeline.vcd, timeline.json")(f)
@@ -55,12 +57,13 @@ def _playback_options(f):
     return f
 
 
-def _play(circuit, title, board, mailbox, fifo_depth, gate_time, seed, out_dir, json_path) -> None:
+def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path) -> None:
     from .demo import run_circuit
     from .playback import PlaybackConfig
     from .sequence import SequenceError
 
-    cfg = PlaybackConfig(mailbox=mailbox, fifo_depth=fifo_depth, gate_time_ns=parse_time_ns(gate_time), seed=seed)
+    cfg = PlaybackConfig(mailbox=mailbox, fifo_depth=fifo_depth, gate_time_ns=parse_time_ns(gate_time),
+                         passes=passes, seed=seed)
     out_dir = out_dir or "sgdma-out"
     try:
         data = run_circuit(circuit, board, cfg, out_dir, seed, title)
@@ -88,20 +91,20 @@ def _play(circuit, title, board, mailbox, fifo_depth, gate_time, seed, out_dir, 
 
 @main.command()
 @_playback_options
-def demo(board, mailbox, fifo_depth, gate_time, seed, out_dir, json_path) -> None:
+def demo(board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path) -> None:
     """A trapped-ion circuit streamed through the virtual ZCU111 (no arguments, no board needed)."""
     from .demo import demo_circuit
 
     _play(demo_circuit(), "sgdma demo: Bell pair + randomized benchmarking on a virtual trapped-ion controller",
-          board, mailbox, fifo_depth, gate_time, seed, out_dir or "sgdma-demo", json_path)
+          board, mailbox, fifo_depth, gate_time, passes, seed, out_dir or "sgdma-demo", json_path)
 
 
 @main.command("run")
 @click.argument("circuit_file", type=click.Path(exists=True, dir_okay=False))
 @_playback_options
-def run_cmd(circuit_file, board, mailbox, fifo_depth, gate_time, seed, out_dir, json_path) -> None:
+def run_cmd(circuit_file, board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path) -> None:
     """Compile CIRCUIT_FILE (TOML or JSON) with its gate library and stream it on the virtual board."""
-    _play(circuit_file, f"sgdma run {circuit_file}", board, mailbox, fifo_depth, gate_time, seed, out_dir,
+    _play(circuit_file, f"sgdma run {circuit_file}", board, mailbox, fifo_depth, gate_time, passes, seed, out_dir,
           json_path)
 
 

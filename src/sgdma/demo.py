@@ -34,7 +34,7 @@ def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = Non
     dma = AxiDma(vb)
     dma.reset()
     seq = Sequencer(vb, dma, library=_library_of(circuit))
-    handle = seq.compile(circuit)
+    handle = seq.compile(circuit, cyclic=cfg.passes > 1)     # several passes: a closed ring in cyclic mode
     result = play(vb, dma, handle, cfg)
     stats = seq.stats()
     extra = {
@@ -44,6 +44,7 @@ def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = Non
         "dedup_ratio": stats.get("dedup_ratio"),
         "gate_time_ns": cfg.gate_time_ns,
         "fifo_depth": cfg.fifo_depth,
+        "passes": cfg.passes,
         "virtual_time_ns": vb.now_ns,
     }
     data = report.write(result, out_dir, title or f"sgdma: {getattr(handle, 'name', 'circuit')} on {board}", extra)
