@@ -470,8 +470,56 @@ static PyObject *Board_next_refresh(BoardObject *self, PyObject *arg)
 	return PyLong_FromUnsignedLongLong(vb_next_refresh(self->b, t));
 }
 
+static PyObject *Board_adc_start(BoardObject *self, PyObject *args)
+{
+	double rate;
+	unsigned sample_bytes;
+	unsigned long long fifo, packet;
+	BOARD_OK(self);
+	if (!PyArg_ParseTuple(args, "dIKK", &rate, &sample_bytes, &fifo, &packet))
+		return NULL;
+	if (!(rate > 0) || sample_bytes < 1 || sample_bytes > 8) {
+		PyErr_Format(PyExc_ValueError, "ADC: rate %g must be > 0 and sample bytes %u in 1..8", rate, sample_bytes);
+		return NULL;
+	}
+	vb_adc_start(self->b, rate, sample_bytes, fifo, packet);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Board_adc_stop(BoardObject *self, PyObject *u)
+{
+	(void)u;
+	BOARD_OK(self);
+	vb_adc_stop(self->b);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Board_adc_report(BoardObject *self, PyObject *u)
+{
+	const struct vb_adc *a;
+	PyObject *drops;
+	(void)u;
+	BOARD_OK(self);
+	a = vb_adc_state(self->b);
+	drops = PyList_New((Py_ssize_t)a->n_drops);
+	for (size_t i = 0; i < a->n_drops; i++)
+		PyList_SET_ITEM(drops, (Py_ssize_t)i,
+				Py_BuildValue("(KKKK)", (unsigned long long)a->drops[i].t_first,
+					      (unsigned long long)a->drops[i].t_last,
+					      (unsigned long long)a->drops[i].first_sample,
+					      (unsigned long long)a->drops[i].samples));
+	return Py_BuildValue("{s:O,s:K,s:K,s:K,s:K,s:K,s:N}", "active", a->active ? Py_True : Py_False, "produced",
+			     (unsigned long long)a->produced, "delivered", (unsigned long long)a->delivered, "dropped",
+			     (unsigned long long)a->dropped, "level", (unsigned long long)a->level, "fifo_samples",
+			     (unsigned long long)a->fifo_samples, "drops", drops);
+}
+
 static PyMethodDef Board_methods[] = {
 	{ "probe", (PyCFunction)Board_probe, METH_O, "event times (ps) of channel 0/1's latest run" },
+	{ "adc_start", (PyCFunction)Board_adc_start, METH_VARARGS,
+	  "adc_start(rate_sps, sample_bytes, fifo_bytes, packet_bytes): ADC on the S2MM stream input" },
+	{ "adc_stop", (PyCFunction)Board_adc_stop, METH_NOARGS, "the ADC stops producing" },
+	{ "adc_report", (PyCFunction)Board_adc_report, METH_NOARGS, "ADC counters and drop episodes" },
 	{ "reseed", (PyCFunction)Board_reseed, METH_O, "new seed: generator and DRAM refresh phase" },
 	{ "dac_configure", (PyCFunction)Board_dac_configure, METH_VARARGS,
 	  "dac_configure(beat_ps, lead_ps, fifo_beats): PL DAC consumer; beat_ps 0 switches it off" },

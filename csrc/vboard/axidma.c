@@ -412,7 +412,7 @@ static void s2mm_buffer_done(vb_board *b, struct vb_chan *c, uint64_t t)
 static void s2mm_data_step(vb_board *b, struct vb_chan *c, uint64_t t)
 {
 	uint64_t cap = c->bd_len - c->filled, addr, got;
-	uint64_t avail = vb_source_next_time(b);
+	uint64_t avail = vb_source_next_time(b, cap, t);
 	uint8_t *host;
 	enum vb_access acc;
 	bool last = false;

@@ -105,6 +105,7 @@ void vb_destroy(vb_board *b)
 	vb_mem_fini(b);
 	vb_stream_fini(b);
 	vb_dac_fini(b);
+	vb_adc_fini(b);
 	free(b->scratch);
 	free(b);
 }

@@ -160,6 +160,7 @@ struct vb_board {
 	struct vb_gpio gpio[VB_GPIO_BLOCKS];
 	struct vb_csm csm;
 	struct vb_dac dac;
+	struct vb_adc adc;
 	struct vb_source src;
 	struct vb_sink sink;
 	uint64_t mmio_reads, mmio_writes;
@@ -221,12 +222,19 @@ void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last,
 void vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t);
 /* Take up to max bytes available at time t, stopping after TLAST. */
 uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
-uint64_t vb_source_next_time(const vb_board *b);
+/* When at least `need` bytes (or a packet's end) can be taken, from t on. */
+uint64_t vb_source_next_time(vb_board *b, uint64_t need, uint64_t t);
 void vb_stream_fini(vb_board *b);
 
 /* gpio.c: block 0 = handshake, block 1 = counters */
 uint32_t vb_gpio_read(vb_board *b, unsigned block, uint32_t off);
 void vb_gpio_write(vb_board *b, unsigned block, uint32_t off, uint32_t value);
+
+/* adc.c: the S2MM source while an ADC is attached */
+bool vb_adc_feeding(const vb_board *b);
+uint64_t vb_adc_next_time(vb_board *b, uint64_t need_bytes, uint64_t t);
+uint64_t vb_adc_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
+void vb_adc_fini(vb_board *b);
 
 /* dac.c */
 void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, uint64_t clk,

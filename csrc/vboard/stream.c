@@ -147,9 +147,11 @@ int vb_source_send(vb_board *b, const void *data, size_t len, bool last)
 
 uint64_t vb_source_pending(vb_board *b) { vb_sync(b); return b->src.pending; }
 
-uint64_t vb_source_next_time(const vb_board *b)
+uint64_t vb_source_next_time(vb_board *b, uint64_t need, uint64_t t)
 {
 	const struct vb_source *q = &b->src;
+	if (vb_adc_feeding(b))
+		return vb_adc_next_time(b, need, t);
 	return q->count ? q->q[q->head].t_avail : VB_NO_TIME;
 }
 
@@ -158,6 +160,8 @@ uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, boo
 	struct vb_source *q = &b->src;
 	uint64_t got = 0;
 
+	if (vb_adc_feeding(b))
+		return vb_adc_take(b, dst, max, t, last);
 	*last = false;
 	while (got < max && q->count) {
 		struct vb_chunk *c = &q->q[q->head];

@@ -133,6 +133,31 @@ struct vb_dac {
 void vb_dac_configure(vb_board *b, uint64_t beat_ps, uint64_t lead_ps, uint32_t fifo_beats);
 const struct vb_dac *vb_dac_state(vb_board *b);
 
+/* ADC producer on the S2MM stream input (adc.c): rate, sample size, PL FIFO,
+ * TLAST every packet_bytes (0: never); drops counted with times and indices. */
+struct vb_adc_drop {
+	uint64_t t_first, t_last;       /* ps: first sample lost, last observation of the episode */
+	uint64_t first_sample, samples; /* indices lost */
+};
+struct vb_adc_run {
+	uint64_t first, count;
+};
+#define VB_ADC_RUNS 4096
+struct vb_adc {
+	bool active;
+	double ps_per_sample;
+	unsigned sample_bytes;
+	uint64_t fifo_samples, packet_samples, chunk_samples;
+	uint64_t t0, t_stop, produced, level, delivered, dropped, in_packet;
+	struct vb_adc_run runs[VB_ADC_RUNS];
+	unsigned run_head, n_runs;
+	struct vb_adc_drop *drops;
+	size_t n_drops, cap_drops;
+};
+void vb_adc_start(vb_board *b, double rate_sps, unsigned sample_bytes, uint64_t fifo_bytes, uint64_t packet_bytes);
+void vb_adc_stop(vb_board *b);
+const struct vb_adc *vb_adc_state(vb_board *b);
+
 /* A CPU access with its own cost (the CPU model's): registers as MMIO, DDR
  * through the interconnect and DRAM model, so DDR refresh is visible. */
 uint32_t vb_cpu_read32(vb_board *b, uint64_t addr, uint64_t cost_ps);
