@@ -514,6 +514,109 @@ static PyObject *Board_adc_report(BoardObject *self, PyObject *u)
 			     (unsigned long long)a->fifo_samples, "drops", drops);
 }
 
+/* ---- coherency checker (csrc/vboard/coherency.h) ---------------------------- */
+#include "coherency.h"
+
+static PyObject *Board_coh_register(BoardObject *self, PyObject *args)
+{
+	unsigned long long a, n;
+	int policy, id;
+	const char *name = NULL;
+	char err[256];
+	BOARD_OK(self);
+	if (!PyArg_ParseTuple(args, "KKi|z", &a, &n, &policy, &name))
+		return NULL;
+	id = vb_coherency_register(self->b, a, n, (enum vb_coh_policy)policy, name, err, sizeof(err));
+	if (id < 0) {
+		PyErr_SetString(PyExc_ValueError, err);
+		return NULL;
+	}
+	return PyLong_FromLong(id);
+}
+
+static PyObject *Board_coh_unregister(BoardObject *self, PyObject *arg)
+{
+	long id = PyLong_AsLong(arg);
+	BOARD_OK(self);
+	if (PyErr_Occurred())
+		return NULL;
+	if (vb_coherency_unregister(self->b, (int)id) < 0) {
+		PyErr_Format(PyExc_KeyError, "no coherency buffer with id %ld", id);
+		return NULL;
+	}
+	Py_RETURN_NONE;
+}
+
+static PyObject *Board_coh_enable(BoardObject *self, PyObject *arg)
+{
+	int on = PyObject_IsTrue(arg);
+	BOARD_OK(self);
+	if (on < 0)
+		return NULL;
+	vb_coherency_enable(self->b, on);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Board_coh_speculative(BoardObject *self, PyObject *arg)
+{
+	int on = PyObject_IsTrue(arg);
+	BOARD_OK(self);
+	if (on < 0)
+		return NULL;
+	vb_coherency_set_speculative(self->b, on);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Board_coh_state(BoardObject *self, PyObject *u)
+{
+	(void)u;
+	BOARD_OK(self);
+	return Py_BuildValue("{s:O,s:O,s:n,s:K,s:n,s:K}", "enabled", vb_coherency_enabled(self->b) ? Py_True : Py_False,
+			     "speculative", vb_coherency_speculative(self->b) ? Py_True : Py_False, "buffers",
+			     (Py_ssize_t)vb_coherency_buffer_count(self->b), "count",
+			     (unsigned long long)vb_coherency_count(self->b), "stored",
+			     (Py_ssize_t)vb_coherency_stored(self->b), "dma_checks",
+			     (unsigned long long)vb_coherency_dma_checks(self->b));
+}
+
+static PyObject *Board_coh_cpu_access(BoardObject *self, PyObject *args)
+{
+	unsigned long long a, n;
+	int write;
+	BOARD_OK(self);
+	if (!PyArg_ParseTuple(args, "KKp", &a, &n, &write))
+		return NULL;
+	vb_coherency_cpu_access(self->b, a, n, write);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Board_coh_violations(BoardObject *self, PyObject *u)
+{
+	size_t n;
+	PyObject *list;
+	(void)u;
+	BOARD_OK(self);
+	n = vb_coherency_stored(self->b);
+	list = PyList_New((Py_ssize_t)n);
+	for (size_t i = 0; list && i < n; i++) {
+		const struct vb_coh_violation *v = vb_coherency_violation(self->b, i);
+		PyList_SET_ITEM(list, (Py_ssize_t)i,
+				Py_BuildValue("(sisKKKKss)", vb_coherency_kind_name(v->kind), v->buffer_id, v->name,
+					      (unsigned long long)v->buffer_addr, (unsigned long long)v->offset,
+					      (unsigned long long)v->nbytes, (unsigned long long)v->t_ps,
+					      vb_coherency_missing_call(v->kind), vb_coherency_what(v->kind)));
+	}
+	return list;
+}
+
+static PyObject *Board_coh_clear(BoardObject *self, PyObject *u)
+{
+	(void)u;
+	BOARD_OK(self);
+	vb_coherency_clear(self->b);
+	Py_RETURN_NONE;
+}
+
 static PyMethodDef Board_methods[] = {
 	{ "probe", (PyCFunction)Board_probe, METH_O, "event times (ps) of channel 0/1's latest run" },
 	{ "adc_start", (PyCFunction)Board_adc_start, METH_VARARGS,
@@ -549,6 +652,18 @@ static PyMethodDef Board_methods[] = {
 	{ "source_send", (PyCFunction)Board_source_send, METH_VARARGS, "queue stream data for S2MM" },
 	{ "source_pending", (PyCFunction)Board_source_pending, METH_NOARGS, "bytes queued for S2MM" },
 	{ "stats", (PyCFunction)Board_stats, METH_O, "transaction counters of channel 0/1" },
+	{ "coh_register", (PyCFunction)Board_coh_register, METH_VARARGS,
+	  "coh_register(addr, nbytes, policy 0 sync/1 uncached/2 coherent, name=None) -> id" },
+	{ "coh_unregister", (PyCFunction)Board_coh_unregister, METH_O, "forget a coherency buffer by id" },
+	{ "coh_enable", (PyCFunction)Board_coh_enable, METH_O, "switch the coherency checker on/off" },
+	{ "coh_speculative", (PyCFunction)Board_coh_speculative, METH_O,
+	  "coherency: the CPU may prefetch any cacheable line (DMA-written lines always stale)" },
+	{ "coh_state", (PyCFunction)Board_coh_state, METH_NOARGS, "coherency checker settings and counters" },
+	{ "coh_cpu_access", (PyCFunction)Board_coh_cpu_access, METH_VARARGS,
+	  "coh_cpu_access(addr, nbytes, write): the CPU loads/stores a range" },
+	{ "coh_violations", (PyCFunction)Board_coh_violations, METH_NOARGS,
+	  "stored violations as (kind, id, name, buffer_addr, offset, nbytes, t_ps, missing_call, what)" },
+	{ "coh_clear", (PyCFunction)Board_coh_clear, METH_NOARGS, "forget coherency violations" },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "coherency.h"
 
 /* ---- predicates ------------------------------------------------------------ */
 
@@ -340,6 +341,7 @@ void vb_mm2s_emit(vb_board *b, struct vb_chan *c, uint64_t addr, uint64_t len, b
 	uint8_t *host = NULL, *buf;
 
 	c->stats.bytes_moved += len;
+	VB_COH_DMA(b, addr, (c->dmacr & PG021_CR_KEYHOLE) && len > b->data_bytes ? b->data_bytes : len, false, t_first);
 	if (!b->cfg.sink_record && !b->cfg.loopback) {
 		vb_sink_push(b, NULL, len, eof, t_first, t_last);
 		return;
@@ -451,6 +453,7 @@ static void s2mm_data_step(vb_board *b, struct vb_chan *c, uint64_t t)
 	} else {
 		got = vb_source_take(b, host, cap, t, &last);
 	}
+	VB_COH_DMA(b, addr, (c->dmacr & PG021_CR_KEYHOLE) && got > b->data_bytes ? b->data_bytes : got, true, t);
 	if (got && c->filled == 0 && c->packet_sof)
 		vb_chan_packet_begins(c);
 	c->stats.data_bursts += count_bursts(b, addr, got);

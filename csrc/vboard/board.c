@@ -8,6 +8,7 @@
 
 #include "sgdma/csm.h"
 #include "internal.h"
+#include "coherency.h"
 
 #define DMA_SPAN  0x10000u
 #define GPIO_SPAN CSM_GPIO_SPAN   /* per block; two blocks back to back */
@@ -75,6 +76,11 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		vb_destroy(b);
 		return NULL;
 	}
+	if (vb_coherency_init(b) < 0) {
+		snprintf(err, errlen, "out of host memory");
+		vb_destroy(b);
+		return NULL;
+	}
 	vb_dma_reset(b);
 	return b;
 }
@@ -106,6 +112,7 @@ void vb_destroy(vb_board *b)
 	vb_stream_fini(b);
 	vb_dac_fini(b);
 	vb_adc_fini(b);
+	vb_coherency_fini(b);
 	free(b->scratch);
 	free(b);
 }
@@ -230,11 +237,13 @@ static uint64_t lines(const vb_board *b, uint64_t addr, uint64_t len)
 void vb_cache_clean(vb_board *b, uint64_t addr, uint64_t len)
 {
 	vb_advance_ps(b, (uint64_t)(lines(b, addr, len) * b->cfg.cache_line_ns * 1000.0 + 0.5));
+	vb_coherency_clean(b, addr, len);
 }
 
 void vb_cache_invalidate(vb_board *b, uint64_t addr, uint64_t len)
 {
 	vb_advance_ps(b, (uint64_t)(lines(b, addr, len) * b->cfg.cache_line_ns * 1000.0 + 0.5));
+	vb_coherency_invalidate(b, addr, len);
 }
 
 /* ---- platform ops for the driver core ------------------------------------ */

@@ -426,6 +426,14 @@ class VirtualBoard:
     def bytes_free(self, region: str | None = None) -> int:
         return self._alloc[region or self.default_region].bytes_free
 
+    @property
+    def coherency(self):
+        """The cache-coherency checker of DMA buffers (:class:`sgdma.coherency.Coherency`)."""
+        if getattr(self, "_coherency", None) is None:
+            from .coherency import Coherency
+            self._coherency = Coherency(self._b)
+        return self._coherency
+
     # -- time ---------------------------------------------------------------------
     @property
     def now_ps(self) -> int:
