@@ -479,7 +479,10 @@ static PyObject *Board_adc_start(BoardObject *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "dIKK", &rate, &sample_bytes, &fifo, &packet))
 		return NULL;
 	if (!(rate > 0) || sample_bytes < 1 || sample_bytes > 8) {
-		PyErr_Format(PyExc_ValueError, "ADC: rate %g must be > 0 and sample bytes %u in 1..8", rate, sample_bytes);
+		PyObject *r = PyFloat_FromDouble(rate);
+		PyErr_Format(PyExc_ValueError, "ADC: rate %R samples/s must be > 0 and sample bytes %u in 1..8", r,
+			     sample_bytes);
+		Py_XDECREF(r);
 		return NULL;
 	}
 	vb_adc_start(self->b, rate, sample_bytes, fifo, packet);

@@ -1,0 +1,42 @@
+"""`sgdma capture`: one run, the sweep, the max-rate search, bad input."""
+import json
+
+from click.testing import CliRunner
+
+from sgdma.cli import main
+
+
+def test_capture_run_json(tmp_path):
+    out = tmp_path / "c.json"
+    res = CliRunner().invoke(main, ["capture", "--board", "zynq7000", "--rate", "40e6", "--sample-bytes", "4",
+                                    "--buffer-size", "128KiB", "--buffers", "16", "--api", "zerocopy",
+                                    "--cache", "sync", "--seconds", "0.02", "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    d = json.loads(out.read_text())
+    for key in ("sustained", "overflows", "throughput_mbps", "cpu_load", "buffers_delivered"):
+        assert key in d
+    assert d["sustained"] and d["overflows"] == 0 and d["throughput_mbps"] > 150
+
+
+def test_unsustainable_capture_exits_non_zero():
+    res = CliRunner().invoke(main, ["capture", "--api", "copy", "--cache", "uncached", "--seconds", "0.02"])
+    assert res.exit_code == 3 and "NO" in res.output
+
+
+def test_sweep_covers_every_api_and_policy(tmp_path):
+    out = tmp_path / "s.json"
+    res = CliRunner().invoke(main, ["capture", "--sweep", "buffer-size", "--board", "zynq7000", "--json", str(out),
+                                    "--plot", str(tmp_path / "p")])
+    assert res.exit_code == 0, res.output
+    recs = json.loads(out.read_text())
+    assert {r["api"] for r in recs} == {"copy", "zerocopy"}
+    assert {r["cache"] for r in recs} == {"sync", "uncached", "coherent"}
+    assert {r["buffer_bytes"] for r in recs} >= {64, 32768}
+    assert any(p.suffix == ".png" for p in (tmp_path / "p").iterdir())
+
+
+def test_find_max_rate_and_bad_input():
+    res = CliRunner().invoke(main, ["capture", "--find-max-rate", "--api", "copy", "--cache", "uncached"])
+    assert res.exit_code == 0 and "highest rate sustained" in res.output
+    bad = CliRunner().invoke(main, ["capture", "--buffer-size", "1001", "--sample-bytes", "4"])
+    assert bad.exit_code != 0 and "1001" in bad.output
