@@ -341,24 +341,30 @@ def _size(text: str) -> int:
 @click.option("--consumer-rate", default=None, help="the application's own processing rate, bytes/s (default: free)")
 @click.option("--seconds", default=None, type=float,
               help="virtual seconds to capture [default: at least 50 ms or four laps of the ring, up to 2 s]")
+@click.option("--fifo-bytes", default=None, help="PL FIFO between the ADC and the DMA [default: the capture layer's]")
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--sweep", type=click.Choice(["buffer-size"]), default=None,
               help="throughput and packets/s against buffer size, per API and cache policy")
 @click.option("--find-max-rate", is_flag=True, help="bisect the highest sample rate sustained without overflow")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write the sweep's plot here")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), default="sgdma-capture-sweep",
+              show_default=True, help="where --sweep writes its plot")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the result as JSON")
-def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mode, consumer_rate, seconds, seed,
-                sweep, find_max_rate, plot_dir, json_path):
+def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mode, consumer_rate, seconds, fifo_bytes,
+                seed, sweep, find_max_rate, plot_dir, json_path):
     """Continuous S2MM capture from an ADC through a PL FIFO into DMA buffers and the application."""
     from . import capture
 
     opts = dict(board=board, rate=float(rate), sample_bytes=sample_bytes, buffer_bytes=_size(buffer_size),
                 buffers=buffers, api=api, cache=cache, mode=mode,
                 consumer_rate=float(consumer_rate) if consumer_rate else None, seconds=seconds, seed=seed)
+    if fifo_bytes:
+        opts["fifo_bytes"] = _size(fifo_bytes)
     try:
         if sweep:
             records = capture.cli_sweep(**{**opts, "api": None, "cache": None}, plot_dir=plot_dir)  # every API, policy
             _print_capture_sweep(records)
+            if records and records[0].get("plot"):
+                click.echo(f"wrote {records[0]['plot']}")
             _write_json(json_path, records)
             return
         if find_max_rate:
