@@ -9,6 +9,12 @@ import click
 from . import presets
 
 
+def _core_constants() -> dict:
+    from . import _core
+
+    return _core.constants
+
+
 def _write_json(path: str | None, data) -> None:
     if path:
         with open(path, "w") as f:
@@ -436,7 +442,10 @@ def info(board: str, json_path: str | None) -> None:
     click.echo("")
     click.echo("Address map")
     click.echo(f"  AXI DMA registers  0x{blk.base:010x} - 0x{blk.base + 0xFFFF:010x}")
-    click.echo(f"  AXI GPIO           0x{vb.gpio_base:010x} - 0x{vb.gpio_base + 0xFFFF:010x}")
+    span = _core_constants()["CSM_GPIO_SPAN"]
+    for i, role in enumerate(("timing engine: handshake", "timing engine: counters", "APU/RPU mailbox")):
+        base = vb.gpio_base + i * span
+        click.echo(f"  AXI GPIO {chr(65 + i)}         0x{base:010x} - 0x{base + span - 1:010x}  ({role})")
     for name, base, size in vb.regions:
         click.echo(f"  DDR {name:<14} 0x{base:010x} - 0x{base + size - 1:010x}  ({size / 2**20:.0f} MiB)")
     click.echo("")
