@@ -108,7 +108,7 @@ enum sg_status s0_trial(struct sg_platform plat, const struct s0_bench *b, const
 {
 	static const uint32_t sel[4] = { CSM_SEL_SETUP, CSM_SEL_LATENCY, CSM_SEL_THROUGHPUT, CSM_SEL_BEATS };
 	uint64_t a = b->gpio_base, cnt = b->gpio_base + CSM_GPIO_SPAN, tail = 0, buffer = b->buffer_base;
-	uint32_t beats_per_bd = (p->bytes_per_bd + b->data_bytes - 1) / b->data_bytes;
+	uint32_t beats_per_bd;
 	uint32_t counts[4];
 	struct sg_chan_config cfg;
 	struct sg_chan c;
@@ -122,11 +122,16 @@ enum sg_status s0_trial(struct sg_platform plat, const struct s0_bench *b, const
 	cfg.data_bytes = b->data_bytes;
 	cfg.has_dre = false;
 	cfg.poll_limit = b->poll_limit;
-	st = sg_chan_init(&c, plat, &cfg, err);
+	if (p->bytes_per_bd == 0)
+		return fail(err, SG_E_LENGTH_ZERO, 0, 1);
+	if (p->bds == 0 || p->cycles == 0)
+		return fail(err, SG_E_ARG, p->bds ? p->cycles : p->bds, 1);
+	st = sg_chan_init(&c, plat, &cfg, err);     /* validates data_bytes before it divides */
 	if (st == SG_OK)
 		st = sg_chan_reset(&c, err);
 	if (st != SG_OK)
 		return st;
+	beats_per_bd = (p->bytes_per_bd + b->data_bytes - 1) / b->data_bytes;
 
 	/* Prime everything but the trigger (S0: the RPU does it before the handshake). */
 	if (p->simple) {

@@ -61,6 +61,10 @@ static PyObject *raise_sg(const struct sg_error *e)
 		snap = snapshot_dict(&e->snap);
 	else
 		Py_INCREF(snap);
+	if (!snap) {
+		Py_DECREF(exc);
+		return NULL;
+	}
 	set_attr(exc, "code", PyUnicode_FromString(sg_status_name(e->code)));
 	set_attr(exc, "rule", PyUnicode_FromString(sg_status_rule(e->code)));
 	set_attr(exc, "fix", PyUnicode_FromString(sg_status_fix(e->code)));
@@ -98,6 +102,11 @@ static int Board_init(BoardObject *self, PyObject *args, PyObject *kw)
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "z|OK", kwlist, &path, &overrides, &seed))
 		return -1;
+	if (self->b) {
+		/* Regions, channels and numpy views point into this board: it lives once. */
+		PyErr_SetString(PyExc_RuntimeError, "Board already initialised: create a new Board instead");
+		return -1;
+	}
 	vb_config_defaults(&cfg);
 	if (path && vb_config_load(&cfg, path, err, sizeof(err)) < 0) {
 		PyErr_SetString(PyExc_ValueError, err);
@@ -121,8 +130,6 @@ static int Board_init(BoardObject *self, PyObject *args, PyObject *kw)
 			}
 		}
 	}
-	if (self->b)
-		vb_destroy(self->b);
 	self->b = vb_create(&cfg, seed, err, sizeof(err));
 	if (!self->b) {
 		PyErr_SetString(PyExc_ValueError, err);
@@ -157,7 +164,7 @@ static PyObject *Board_write32(BoardObject *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "Kk", &a, &v))
 		return NULL;
 	if (v > 0xFFFFFFFFul) {
-		PyErr_Format(PyExc_ValueError, "value 0x%lx does not fit a 32-bit register", v);
+		PyErr_SetString(PyExc_ValueError, "write32: the value does not fit a 32-bit register (max 0xFFFFFFFF)");
 		return NULL;
 	}
 	vb_write32(self->b, a, (uint32_t)v);
@@ -390,6 +397,10 @@ static PyObject *Board_dac_configure(BoardObject *self, PyObject *args)
 	BOARD_OK(self);
 	if (!PyArg_ParseTuple(args, "KKk", &beat_ps, &lead_ps, &fifo))
 		return NULL;
+	if (fifo < 1 || fifo > 0xFFFFFFFFul) {
+		PyErr_SetString(PyExc_ValueError, "dac_configure: the FIFO holds 1..2^32-1 words");
+		return NULL;
+	}
 	vb_dac_configure(self->b, beat_ps, lead_ps, (uint32_t)fifo);
 	Py_RETURN_NONE;
 }
@@ -435,6 +446,10 @@ static PyObject *Board_cpu_write32(BoardObject *self, PyObject *args)
 	BOARD_OK(self);
 	if (!PyArg_ParseTuple(args, "KkK", &a, &v, &cost))
 		return NULL;
+	if (v > 0xFFFFFFFFul) {
+		PyErr_SetString(PyExc_ValueError, "cpu_write32: the value does not fit 32 bits (max 0xFFFFFFFF)");
+		return NULL;
+	}
 	vb_cpu_write32(self->b, a, (uint32_t)v, cost);
 	Py_RETURN_NONE;
 }
@@ -704,7 +719,9 @@ static PyObject *Region_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	BOARD_OK(board);
 	void *host = vb_mem_ptr(board->b, base, size);
 	if (!host) {
-		PyErr_Format(PyExc_ValueError, "0x%llx + 0x%llx is not inside one DDR region of the board", base, size);
+		char msg[128];
+		snprintf(msg, sizeof(msg), "0x%llx + 0x%llx is not inside one DDR region of the board", base, size);
+		PyErr_SetString(PyExc_ValueError, msg);
 		return NULL;
 	}
 	self = (RegionObject *)type->tp_alloc(type, 0);
@@ -836,6 +853,10 @@ static PyObject *Chan_set_irq(ChanObject *self, PyObject *args)
 	unsigned threshold, delay;
 	if (!PyArg_ParseTuple(args, "kII", &enables, &threshold, &delay))
 		return NULL;
+	if (enables > 0xFFFFFFFFul) {
+		PyErr_SetString(PyExc_ValueError, "set_irq: enables are DMACR bits (PG021_CR_*_IRQEN)");
+		return NULL;
+	}
 	CHAN_CALL(sg_chan_set_irq(&self->c, (uint32_t)enables, threshold, delay, &self->err));
 	Py_RETURN_NONE;
 }
@@ -917,6 +938,11 @@ static PyObject *Chan_write(ChanObject *self, PyObject *args)
 	unsigned long off, v;
 	if (!PyArg_ParseTuple(args, "kk", &off, &v))
 		return NULL;
+	if (off >= PG021_CHAN_SPAN || (off & 3) || v > 0xFFFFFFFFul) {
+		PyErr_Format(PyExc_ValueError, "write: offset must be a 32-bit register below 0x%x and the value fit 32 bits",
+			     PG021_CHAN_SPAN);
+		return NULL;
+	}
 	sg_chan_write(&self->c, (uint32_t)off, (uint32_t)v);
 	Py_RETURN_NONE;
 }
@@ -926,7 +952,8 @@ static PyObject *Chan_set_poll_limit(ChanObject *self, PyObject *arg)
 	unsigned long n = PyLong_AsUnsignedLong(arg);
 	if (PyErr_Occurred())
 		return NULL;
-	self->c.cfg.poll_limit = n ? (uint32_t)n : SG_DEFAULT_POLL_LIMIT;
+	/* the bound is a 32-bit count of register reads */
+	self->c.cfg.poll_limit = n == 0 ? SG_DEFAULT_POLL_LIMIT : n > 0xFFFFFFFFul ? 0xFFFFFFFFu : (uint32_t)n;
 	Py_RETURN_NONE;
 }
 
@@ -1124,12 +1151,17 @@ static PyObject *Ring_rearm(RingObject *self, PyObject *arg)
 	RING_OK(self);
 	if (PyErr_Occurred())
 		return NULL;
+	if (n > self->r.count) {
+		PyErr_Format(PyExc_ValueError, "rearm: %lu BDs requested, the ring has %lu", n, (unsigned long)self->r.count);
+		return NULL;
+	}
 	RING_CALL(sg_ring_rearm(&self->r, (uint32_t)n, &self->chan->err));
 	Py_RETURN_NONE;
 }
 
-/* Returns (bytes of n sg_completion records, n); raises on a BD error after
- * returning nothing (the good packets before it stay reclaimable). */
+/* Returns (bytes of n sg_completion records, n).  Whole packets completed
+ * before an errored BD are returned; the error is raised when nothing precedes
+ * it (that is, on the next call). */
 static PyObject *Ring_reclaim(RingObject *self, PyObject *arg)
 {
 	unsigned long max = PyLong_AsUnsignedLong(arg);

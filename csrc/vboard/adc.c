@@ -18,23 +18,6 @@
 
 #include "internal.h"
 
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *q;
-	if (need <= *cap)
-		return p;
-	while (n < need)
-		n *= 2;
-	q = realloc(p, n * elem);
-	if (!q) {
-		fprintf(stderr, "sgdma virtual board: out of host memory\n");
-		abort();
-	}
-	*cap = n;
-	return q;
-}
-
 static uint64_t produced_by(const struct vb_adc *a, uint64_t t)
 {
 	if (!a->active && t > a->t_stop)
@@ -82,7 +65,7 @@ static void adc_advance(vb_board *b, uint64_t t)
 			last->samples += lost;
 			last->t_last = t;
 		} else {
-			a->drops = grow(a->drops, &a->cap_drops, a->n_drops + 1, sizeof(*a->drops));
+			a->drops = vb_grow(a->drops, &a->cap_drops, a->n_drops + 1, sizeof(*a->drops));
 			a->drops[a->n_drops++] = (struct vb_adc_drop){
 				.t_first = a->t0 + (uint64_t)ceil((double)first_lost * a->ps_per_sample),
 				.t_last = t, .first_sample = first_lost, .samples = lost };

@@ -36,6 +36,28 @@ uint64_t vb_rng_next(vb_board *b)
 	return r;
 }
 
+void *vb_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return p;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / elem)
+			goto oom;
+		n *= 2;
+	}
+	q = realloc(p, n * elem);
+	if (!q)
+		goto oom;
+	*cap = n;
+	return q;
+oom:
+	fprintf(stderr, "sgdma virtual board: out of host memory (%zu items of %zu bytes)\n", need, elem);
+	abort();
+}
+
 uint8_t *vb_scratch(vb_board *b, uint64_t len)
 {
 	if (len > b->scratch_cap) {

@@ -166,7 +166,10 @@ int vb_config_set(struct vb_config *cfg, const char *key, double value)
 		void *p = (char *)cfg + keys[i].off;
 		if (strcmp(keys[i].name, key))
 			continue;
-		if (value < 0 && keys[i].kind != K_DOUBLE)
+		/* unsigned keys take whole numbers in range, not silently truncated ones */
+		if (keys[i].kind != K_DOUBLE &&
+		    (value < 0 || value != (double)(uint64_t)value ||
+		     (keys[i].kind == K_UINT && value > 4294967295.0)))
 			return -1;
 		switch (keys[i].kind) {
 		case K_U64: *(uint64_t *)p = (uint64_t)value; break;
@@ -256,6 +259,11 @@ int vb_config_check(const struct vb_config *c, char *err, size_t n)
 		FAIL("stream.consumer_rate = %g: beats per clock must be in (0, 1]", c->consumer_rate);
 	if (c->consumer_fifo_beats < 1)
 		FAIL("stream.consumer_fifo_beats must be >= 1");
+	if (!(c->mmio_read_ns > 0) || !(c->mmio_write_ns > 0))
+		FAIL("cpu.mmio_read_ns = %g, cpu.mmio_write_ns = %g: every CPU access takes time (> 0), "
+		     "or bounded polls would never let the DMA move", c->mmio_read_ns, c->mmio_write_ns);
+	if (c->cache_line_ns < 0)
+		FAIL("cpu.cache_line_ns = %g must be >= 0", c->cache_line_ns);
 	if (c->cache_line_bytes == 0 || (c->cache_line_bytes & (c->cache_line_bytes - 1)))
 		FAIL("cpu.cache_line_bytes = %u must be a power of two", c->cache_line_bytes);
 	if (vb_dram_check(&c->dram, err, n) < 0)

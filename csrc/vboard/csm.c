@@ -89,7 +89,7 @@ uint32_t vb_csm_counter(const vb_board *b, uint32_t control)
 
 bool vb_run_until_csm_done(vb_board *b, uint64_t limit_ps)
 {
-	uint64_t end = b->now + limit_ps, t;
+	uint64_t end = b->now > UINT64_MAX - limit_ps ? UINT64_MAX : b->now + limit_ps, t;
 
 	vb_sync(b);
 	while (b->csm.state != CSM_DONE) {

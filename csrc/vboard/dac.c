@@ -19,23 +19,6 @@
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-	if (need <= *cap)
-		return p;
-	while (n < need)
-		n *= 2;
-	q = realloc(p, n * elem);
-	if (!q) {
-		fprintf(stderr, "sgdma virtual board: out of host memory\n");
-		abort();
-	}
-	*cap = n;
-	return q;
-}
-
 void vb_dac_configure(vb_board *b, uint64_t beat_ps, uint64_t lead_ps, uint32_t fifo_beats)
 {
 	struct vb_dac *d = &b->dac;
@@ -88,7 +71,7 @@ void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, 
 	if (start > due(d, j0) || end > due(d, j1)) {
 		uint64_t late_beat = start > due(d, j0) ? j0 : j1, arrived = start > due(d, j0) ? start : end;
 		uint64_t slip = arrived - due(d, late_beat);
-		d->underflows = grow(d->underflows, &d->cap_underflows, d->n_underflows + 1, sizeof(*d->underflows));
+		d->underflows = vb_grow(d->underflows, &d->cap_underflows, d->n_underflows + 1, sizeof(*d->underflows));
 		d->underflows[d->n_underflows++] = (struct vb_dac_event){
 			.gate = d->gates ? d->gates - 1 : 0, .beat = late_beat, .t_due = due(d, late_beat),
 			.t_actual = arrived };
@@ -96,7 +79,7 @@ void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, 
 	}
 	/* A gate is on time if its first beat plays at its nominal slot. */
 	if (gate_start && due(d, j0) > d->t0_nominal + j0 * d->beat_ps) {
-		d->misses = grow(d->misses, &d->cap_misses, d->n_misses + 1, sizeof(*d->misses));
+		d->misses = vb_grow(d->misses, &d->cap_misses, d->n_misses + 1, sizeof(*d->misses));
 		d->misses[d->n_misses++] = (struct vb_dac_event){
 			.gate = d->gates - 1, .beat = j0, .t_due = d->t0_nominal + j0 * d->beat_ps, .t_actual = due(d, j0) };
 	}

@@ -110,7 +110,8 @@ struct vb_source {
 
 struct vb_sink {
 	uint8_t *data;
-	uint64_t used, cap;
+	uint64_t used;
+	size_t cap;
 	struct vb_packet *pkts;
 	size_t n, cap_pkts;
 	uint64_t open_start;      /* offset of the packet without TLAST yet */
@@ -250,6 +251,8 @@ uint32_t vb_csm_counter(const vb_board *b, uint32_t control);
 
 /* board.c */
 uint64_t vb_rng_next(vb_board *b);
+/* Grow an array to hold `need` items (doubling; aborts if the host is out of memory). */
+void *vb_grow(void *p, size_t *cap, size_t need, size_t elem);
 /* Board-owned temporary buffer of at least len bytes (aborts if the host is out of memory). */
 uint8_t *vb_scratch(vb_board *b, uint64_t len);
 static inline uint64_t vb_clocks(const vb_board *b, double clocks)

@@ -8,24 +8,6 @@
 
 #include "internal.h"
 
-static void *grow(void *p, uint64_t *cap, uint64_t need, size_t elem)
-{
-	uint64_t n = *cap ? *cap : 64;
-	void *q;
-	if (need <= *cap)
-		return p;
-	while (n < need)
-		n *= 2;
-	q = realloc(p, n * elem);
-	if (!q) {
-		fprintf(stderr, "sgdma virtual board: out of host memory (%llu bytes)\n",
-			(unsigned long long)(n * elem));
-		abort();
-	}
-	*cap = n;
-	return q;
-}
-
 /* ---- MM2S sink ---------------------------------------------------------- */
 
 void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
@@ -39,15 +21,13 @@ void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uin
 		s->open_first_ps = t_first;
 	}
 	if (b->cfg.sink_record) {
-		s->data = grow(s->data, &s->cap, s->used + len, 1);
+		s->data = vb_grow(s->data, &s->cap, s->used + len, 1);
 		memcpy(s->data + s->used, data, len);
 	}
 	s->used += len;
 	if (!last)
 		return;
-	uint64_t cap = s->cap_pkts;
-	s->pkts = grow(s->pkts, &cap, s->n + 1, sizeof(*s->pkts));
-	s->cap_pkts = cap;
+	s->pkts = vb_grow(s->pkts, &s->cap_pkts, s->n + 1, sizeof(*s->pkts));
 	s->pkts[s->n++] = (struct vb_packet){
 		.offset = b->cfg.sink_record ? s->open_start : 0,
 		.length = s->used - s->open_start,
@@ -103,8 +83,8 @@ void vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, u
 
 	if (q->count == q->cap) {
 		/* grow the ring, unwrapping it */
-		uint64_t cap = q->cap;
-		struct vb_chunk *n = grow(NULL, &cap, q->cap + 1, sizeof(*n));
+		size_t cap = q->cap;
+		struct vb_chunk *n = vb_grow(NULL, &cap, q->cap + 1, sizeof(*n));
 		for (size_t i = 0; i < q->count; i++)
 			n[i] = q->q[(q->head + i) % q->cap];
 		free(q->q);

@@ -90,14 +90,20 @@ class PhysicalArray(np.ndarray):
 
     def flush(self) -> None:
         """Clean the CPU cache lines of this buffer (before the DMA reads it)."""
-        self._vb_board._b.cache(self.physical_address, self.nbytes, False)
+        self._board()._b.cache(self.physical_address, self.nbytes, False)
 
     def invalidate(self) -> None:
         """Invalidate the CPU cache lines of this buffer (before the CPU reads DMA data)."""
-        self._vb_board._b.cache(self.physical_address, self.nbytes, True)
+        self._board()._b.cache(self.physical_address, self.nbytes, True)
+
+    def _board(self) -> "VirtualBoard":
+        if self._vb_board is None:
+            raise ValueError("this array is not in board memory (allocate it with board.allocate)")
+        return self._vb_board
 
     def freebuffer(self) -> None:
-        """Return the allocation early (it is also returned when the last view dies)."""
+        """Return the allocation early (it is also returned when the last view dies).
+        Only the array that allocate() returned (or a view starting where it starts) frees it."""
         board = self._vb_board
         if board is not None:
             board._free_at(self.physical_address)
@@ -386,8 +392,9 @@ class VirtualBoard:
         alloc = self._alloc[region]
         addr = alloc.alloc(nbytes, align, physical_address)
         mem = _core.Region(self._b, addr, max(nbytes, 1))
-        self._owner[addr] = region
-        weakref.finalize(mem, self._free_at, addr)
+        # One finalizer per allocation: freebuffer() runs it early, and a finalizer
+        # runs at most once, so a dead array can never free a later allocation.
+        self._owner[addr] = (region, weakref.finalize(mem, self._release, addr, region))
         arr = np.frombuffer(mem, dtype=dtype, count=count).reshape(shape).view(PhysicalArray)
         arr._vb_board = self
         self._remember_host(region)
@@ -400,8 +407,16 @@ class VirtualBoard:
             self._regions[region] = (base, size, host.ctypes.data)
 
     def _free_at(self, addr: int) -> None:
-        region = self._owner.pop(addr, None)
-        if region is not None:
+        entry = self._owner.get(addr)
+        if entry is not None:
+            entry[1]()                       # the allocation's own finalizer
+
+    def _release(self, addr: int, region: str) -> None:
+        entry = self._owner.get(addr)
+        # a stale finalizer (its allocation freed early and the address reused) finds
+        # another allocation's entry, which is still alive: leave it alone
+        if entry is not None and not entry[1].alive:
+            del self._owner[addr]
             self._alloc[region].release(addr)
 
     def physical_address_of(self, arr: np.ndarray) -> int:

@@ -14,7 +14,7 @@ import multiprocessing
 import re
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -189,45 +189,18 @@ class Bench:
         return self.layout.buffer_base + slots * np.uint64(stride)
 
     def trial(self, p: Point, seed: int) -> tuple[float, float, float]:
+        """One S2MM trial in Python (MM2S trials run in C, see _c_trials)."""
         b, ch = self.board, self.channel
         b._b.reseed(seed)
         self.dma.reset()
         t0 = b.now_ps
         rng = np.random.default_rng(seed)
+        # S2MM only: MM2S points run S0's RPU program in C (_c_trials)
         if self.setup.mode == "simple":
-            lat, thr = self._simple_trial(p, rng)
-        elif self.setup.direction == "mm2s":
-            lat, thr = self._sg_mm2s_trial(p, rng)
+            lat, thr = self._simple_s2mm_trial(p, rng)
         else:
             lat, thr = self._sg_s2mm_trial(p, rng)
         return lat, thr, (b.now_ps - t0) / 1e3
-
-    def _handshake_then(self, beats: int, trigger: Callable[[], None]) -> dict:
-        """S0's RPU ↔ CSM handshake, the trigger, standby until the engine is done."""
-        b, csm = self.board, self.board.csm
-        csm.arm(beats)
-        csm.reset()
-        csm.wait_ready()
-        csm.start()
-        trigger()
-        limit_ps = int(10e9 + beats * self.clk_ns * 1e3 * 100)
-        if not b._b.run_until_csm_done(limit_ps):
-            raise TimeoutError(f"the timing engine never saw {beats} beats; DMA registers: "
-                               f"{b.dma_registers()[self.setup.direction]}")
-        return csm.counters()
-
-    def _sg_mm2s_trial(self, p: Point, rng) -> tuple[float, float]:
-        ring = self.channel.ring(p.bds, physical_address=self.layout.bd_base)
-        ring.fill(self.addresses(p, rng), np.full(p.bds, p.bytes_per_bd, np.uint32))
-        tail = ring.prepare_cyclic() if p.cycles > 1 else ring.prepare()
-        beats = p.bds * p.cycles * -(-p.bytes_per_bd // self.width)
-        c = self._handshake_then(beats, lambda: self.channel.write_tail(tail))
-        if p.cycles > 1:
-            self.dma.reset()                       # PG021: cyclic mode stops by reset
-        else:
-            self.board.run_until_quiet()
-        ring.memory.freebuffer()
-        return c["latency_ns"], p.bds * p.cycles * p.bytes_per_bd / c["throughput_ns"] * 1e3
 
     def _sg_s2mm_trial(self, p: Point, rng) -> tuple[float, float]:
         b = self.board
@@ -241,20 +214,15 @@ class Bench:
         ring.memory.freebuffer()
         return self._probe_figures(p.bds * p.bytes_per_bd)
 
-    def _simple_trial(self, p: Point, rng) -> tuple[float, float]:
+    def _simple_s2mm_trial(self, p: Point, rng) -> tuple[float, float]:
         b, regs, base = self.board, self.regs, self.base
         addr = int(self.addresses(p, rng)[0])
-        regs.write(base + P.DMACR, P.CR_RS)                 # primed like the SG ring: RS, then address
+        regs.write(base + P.DMACR, P.CR_RS)
         regs.write(base + P.ADDR, addr & 0xFFFFFFFF)
         if self.board.axi_dma.addr_width > 32:
             regs.write(base + P.ADDR_MSB, addr >> 32)
-        trigger = lambda: regs.write(base + P.LENGTH, p.bytes_per_bd)  # noqa: E731
-        if self.setup.direction == "mm2s":
-            c = self._handshake_then(-(-p.bytes_per_bd // self.width), trigger)
-            b.run_until_quiet()
-            return c["latency_ns"], p.bytes_per_bd / c["throughput_ns"] * 1e3
-        b.s2mm_source.send(np.zeros(p.bytes_per_bd, np.uint8), last=True)
-        trigger()
+        b.s2mm_source.send(np.zeros(p.bytes_per_bd, np.uint8), last=True)   # TVALID before LENGTH
+        regs.write(base + P.LENGTH, p.bytes_per_bd)
         b.run_until_quiet()
         return self._probe_figures(p.bytes_per_bd)
 
@@ -333,7 +301,7 @@ def sweep(setup: Setup, points: list[Point], jobs: int = 1) -> Iterator[Record]:
         for p in points:
             yield run_point(bench, p)
         return
-    # Largest points first balances the processes; results come back in order.
+    # Results come back in the order of `points`.
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(jobs) as pool:
         yield from pool.imap(_worker, [(setup, p) for p in points], chunksize=1)

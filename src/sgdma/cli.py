@@ -126,7 +126,10 @@ def selftest_cmd(board: str, seed: int, rounds: int, packets: int, max_packet: i
     """MM2S -> S2MM loopback with random packet sizes and BD splits; non-zero exit on any mismatch."""
     from . import selftest
 
-    res = selftest.run(board, seed, rounds=rounds, packets=packets, max_packet=max_packet)
+    try:
+        res = selftest.run(board, seed, rounds=rounds, packets=packets, max_packet=max_packet)
+    except ValueError as e:
+        raise click.UsageError(str(e))
     _print_selftest(res, "sgdma selftest")
     _write_json(json_path, res.as_dict())
     sys.exit(0 if res.ok else 1)
@@ -295,10 +298,13 @@ def _print_sweep(records: list[dict]) -> None:
 def parse_time_ns(text: str) -> float:
     """'1us', '250ns', '2.5 us', '1e-6' (seconds) -> ns."""
     t = text.strip().lower().replace(" ", "")
-    for unit, scale in (("ns", 1.0), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9)):
-        if t.endswith(unit):
-            return float(t[: -len(unit)]) * scale
-    return float(t) * 1e9
+    try:
+        for unit, scale in (("ns", 1.0), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9)):
+            if t.endswith(unit):
+                return float(t[: -len(unit)]) * scale
+        return float(t) * 1e9
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a time: use e.g. 1us, 250ns, 2ms") from None
 
 
 @main.command("plan")
@@ -332,7 +338,17 @@ def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, see
 def _size(text: str) -> int:
     from .characterize import parse_size
 
-    return parse_size(text)
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise click.BadParameter(f"{what} {text!r} is not a number (e.g. 40e6)") from None
 
 
 @main.command("capture")
@@ -360,9 +376,10 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
     """Continuous S2MM capture from an ADC through a PL FIFO into DMA buffers and the application."""
     from . import capture
 
-    opts = dict(board=board, rate=float(rate), sample_bytes=sample_bytes, buffer_bytes=_size(buffer_size),
-                buffers=buffers, api=api, cache=cache, mode=mode,
-                consumer_rate=float(consumer_rate) if consumer_rate else None, seconds=seconds, seed=seed)
+    opts = dict(board=board, rate=_number(rate, "--rate"), sample_bytes=sample_bytes,
+                buffer_bytes=_size(buffer_size), buffers=buffers, api=api, cache=cache, mode=mode,
+                consumer_rate=_number(consumer_rate, "--consumer-rate") if consumer_rate else None, seconds=seconds,
+                seed=seed)
     if fifo_bytes:
         opts["fifo_bytes"] = _size(fifo_bytes)
     try:

@@ -134,8 +134,8 @@ class Ring:
         lengths = np.asarray(lengths)
         if lengths.size and (lengths.min() < 0 or lengths.max() > 0xFFFFFFFF):
             bad = int(np.flatnonzero((lengths < 0) | (lengths > 0xFFFFFFFF))[0])
-            raise ArgumentError(f"BD {bad}: length {int(lengths[bad])} does not fit the 32-bit CONTROL word "
-                                f"(limit {self.channel.max_length})")
+            raise ArgumentError(f"BD {bad}: length {int(lengths[bad])} is out of range: the channel's length "
+                                f"register takes 1..{self.channel.max_length} bytes")
         lengths = np.ascontiguousarray(lengths, dtype=np.uint32).reshape(-1)
         n = len(addresses)
         if len(lengths) != n:
@@ -174,6 +174,8 @@ class Ring:
     def add_packets(self, buffers, max_bd_bytes: int | None = None) -> int:
         """Fill BDs for each buffer as one packet; returns the number of BDs used.
         The ring keeps each buffer alive until its BDs are reclaimed."""
+        if len(buffers) == 0:
+            return 0
         addresses, lengths, flags, owner = self.plan_packets(buffers, max_bd_bytes, with_owner=True)
         first = self._r.state()["fill"]
         self.fill(addresses, lengths, flags)
@@ -187,11 +189,14 @@ class Ring:
     def submit(self) -> None:
         """Give the filled BDs to the hardware (CURDESC if halted, RS, then the tail)."""
         self._r.submit()
+        self.channel._owned = self
 
     def prepare(self) -> int:
         """Everything of submit() but the trigger; returns the tail address to
         write later with ``channel.write_tail`` (e.g. after a PL handshake)."""
-        return self._r.prepare()
+        tail = self._r.prepare()
+        self.channel._owned = self
+        return tail
 
     def kick(self, tail_address: int) -> None:
         """Write TAILDESC = ``tail_address`` (must be a BD of this ring)."""
@@ -200,11 +205,14 @@ class Ring:
     def start_cyclic(self) -> None:
         """Start cyclic playback of the whole (filled, closed) ring."""
         self._r.start_cyclic()
+        self.channel._owned = self
 
     def prepare_cyclic(self) -> int:
         """start_cyclic() without the trigger; returns the tail address (outside the
         chain) to write later with ``channel.write_tail``."""
-        return self._r.prepare_cyclic()
+        tail = self._r.prepare_cyclic()
+        self.channel._owned = self
+        return tail
 
     def wait(self, timeout_ns: float = 10e6) -> None:
         """Wait until the engine reaches the tail; raises with the register snapshot."""
@@ -234,6 +242,9 @@ class Channel:
         self._c = _core.Chan(self.board._b, _DIRS[direction], dma.base, blk.addr_width, blk.length_width,
                              blk.data_bytes, blk.has_dre)
         self._mmio_read_ns = max(self.board.option("cpu.mmio_read_ns"), 1e-3)
+        # The ring the DMA may still be reading: kept alive (BDs and buffers) until a
+        # reset or recovery, so garbage collection cannot hand its memory to someone else.
+        self._owned: Ring | None = None
 
     # -- facts ---------------------------------------------------------------------
     @property
@@ -264,6 +275,7 @@ class Channel:
     def reset(self) -> None:
         """Soft reset. PG021: it resets the whole core, both channels."""
         self._c.reset()
+        self._owned = None
 
     def halt(self) -> None:
         self._c.halt()
@@ -298,17 +310,26 @@ class Channel:
     def _polls(self, timeout_ns: float) -> int:
         return max(1, math.ceil(timeout_ns / self._mmio_read_ns))
 
+    def _bounded(self, timeout_ns: float, call):
+        """Run one wait with its own bound; the channel's default bound comes back after."""
+        self._c.set_poll_limit(self._polls(timeout_ns))
+        try:
+            return call()
+        finally:
+            self._c.set_poll_limit(0)
+
     def wait_idle(self, timeout_ns: float = 10e6) -> None:
         """Poll DMASR until Idle, bounded by ``timeout_ns`` of virtual time."""
-        self._c.set_poll_limit(self._polls(timeout_ns))
-        self._c.wait_idle()
+        self._bounded(timeout_ns, self._c.wait_idle)
 
     def recover(self) -> dict | None:
         """Snapshot → soft reset → re-init; returns the snapshot taken before the reset.
 
         PG021's soft reset resets both channels; this re-inits only this channel's
         ring bookkeeping.  Use ``AxiDma.recover()`` when both channels are in use."""
-        return self._c.recover()
+        snap = self._c.recover()
+        self._owned = None
+        return snap
 
     # -- simple mode ----------------------------------------------------------------
     def transfer(self, buffer: PhysicalArray, nbytes: int | None = None) -> None:
@@ -323,8 +344,7 @@ class Channel:
 
     def wait(self, timeout_ns: float = 10e6) -> int:
         """Wait for a simple transfer; returns the bytes moved (S2MM: from LENGTH)."""
-        self._c.set_poll_limit(self._polls(timeout_ns))
-        return self._c.simple_wait()
+        return self._bounded(timeout_ns, self._c.simple_wait)
 
     # -- rings ------------------------------------------------------------------------
     def ring(self, n_bds: int, region: str | None = None, closed: bool = True,
@@ -346,11 +366,15 @@ class AxiDma:
     def reset(self) -> None:
         """Soft reset of the core (both channels)."""
         self.mm2s.reset()
+        self.s2mm._owned = None
 
     def recover(self) -> dict:
         """Snapshot both channels, soft reset, re-init both (a reset always hits both,
         so both channels' ring bookkeeping is reset).  Returns the pre-reset snapshots."""
-        return {"mm2s": self.mm2s.recover(), "s2mm": self.s2mm.recover()}
+        before = {"mm2s": self.mm2s.registers(), "s2mm": self.s2mm.registers()}
+        self.mm2s.recover()
+        self.s2mm.recover()          # resets again (harmless) and clears the S2MM ring's bookkeeping
+        return before
 
     def registers(self) -> dict:
         return {"mm2s": self.mm2s.registers(), "s2mm": self.s2mm.registers()}

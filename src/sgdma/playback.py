@@ -120,8 +120,11 @@ def _handoff(board, apu, rpu, value, rng, tl, seq, data, tx, rx, kind, apu_cost,
     b.cpu_write32(rx, seq | ACK, ps(rpu_cost[0]))
     tl.span("RPU", f"{kind} mailbox: receive, acknowledge ({polls} polls)", t_rpu, board.now_ns)
     t_ack = board.now_ns
-    while b.cpu_read32(rx, ps(apu_cost[1])) != (seq | ACK):
-        pass
+    for _ in range(100_000):
+        if b.cpu_read32(rx, ps(apu_cost[1])) == (seq | ACK):
+            break
+    else:
+        raise TimeoutError(f"{kind} mailbox: the APU never saw the acknowledgement at 0x{rx:x}")
     tl.span("APU", f"{kind} mailbox: acknowledgement seen", t_ack, board.now_ns)
     if got != value & 0xFFFFFFFF:
         raise RuntimeError(f"{kind} mailbox: sent 0x{value:x}, the RPU read 0x{got:x}")
@@ -132,6 +135,7 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None) -> PlaybackResul
     """Play a compiled gate sequence (a sequence RingHandle) through S0's roles."""
     cfg = cfg or PlaybackConfig()
     cfg.check()
+    board.mm2s_sink.clear()          # the report reads this run's packets only
     rng = np.random.default_rng(cfg.seed)
     tl = Timeline()
     apu, rpu = _cpu(board, "apu"), _cpu(board, "rpu")

@@ -386,6 +386,11 @@ class CaptureDriver:
         target = self.track.last + self.buffer_bytes // self.sample_bytes + 1
         return t0 + math.ceil(target * pps)
 
+    def _data_can_arrive(self) -> bool:
+        """Something can still fill an armed buffer: an active ADC, or data queued at the source."""
+        adc = self.board._b.adc_report()
+        return adc["active"] or adc["level"] > 0 or self.board.s2mm_source.pending > 0
+
     def _sleep_until_irq(self, deadline_ps: int | None) -> bool:
         """Idle until the S2MM interrupt line rises (or the deadline); True if it did."""
         b, ch = self.board, self.channel.direction
@@ -396,6 +401,10 @@ class CaptureDriver:
             now = b.now_ps
             if deadline_ps is not None and now >= deadline_ps:
                 return False
+            if not self._data_can_arrive():
+                regs = b.dma_registers()[ch]
+                raise CaptureError(f"no buffer can complete: no ADC is producing and no stream data is queued "
+                                   f"(S2MM DMASR {regs['DMASR_decoded']}); attach a source before waiting")
             if guess is not None and guess > now:
                 target = guess
                 guess = None
