@@ -56,6 +56,7 @@ static enum sg_status fail(struct sg_error *err, enum sg_status code, uint64_t v
 	err->value = value;
 	err->limit = limit;
 	err->has_snapshot = false;
+	err->what = 0;
 	return code;
 }
 
@@ -124,8 +125,11 @@ enum sg_status s0_trial(struct sg_platform plat, const struct s0_bench *b, const
 	cfg.poll_limit = b->poll_limit;
 	if (p->bytes_per_bd == 0)
 		return fail(err, SG_E_LENGTH_ZERO, 0, 1);
-	if (p->bds == 0 || p->cycles == 0)
-		return fail(err, SG_E_ARG, p->bds ? p->cycles : p->bds, 1);
+	if (p->bds == 0 || p->cycles == 0) {
+		fail(err, SG_E_ARG, p->bds ? p->cycles : p->bds, 1);
+		err->what = p->bds ? "cycles must be >= 1" : "bds must be >= 1";
+		return SG_E_ARG;
+	}
 	st = sg_chan_init(&c, plat, &cfg, err);     /* validates data_bytes before it divides */
 	if (st == SG_OK)
 		st = sg_chan_reset(&c, err);

@@ -28,6 +28,7 @@ static enum sg_status fail(const struct sg_chan *c, struct sg_error *err,
 		err->value = value;
 		err->limit = limit;
 		err->has_snapshot = false;
+		err->what = 0;
 	}
 	return code;
 }
@@ -238,11 +239,13 @@ enum sg_status sg_chan_set_irq(struct sg_chan *c, uint32_t enables, unsigned thr
 	uint32_t irq;
 
 	if (enables & ~PG021_CR_IRQ_ALL)
-		return fail(c, err, SG_E_ARG, enables, PG021_CR_IRQ_ALL);
+		return sg_what(err, fail(c, err, SG_E_ARG, enables, PG021_CR_IRQ_ALL),
+			       "IRQ enables must be DMACR bits 12..14 (IOC, Dly, Err)");
 	if (threshold < 1 || threshold > PG021_THRESHOLD_MAX)
-		return fail(c, err, SG_E_ARG, threshold, PG021_THRESHOLD_MAX);
+		return sg_what(err, fail(c, err, SG_E_ARG, threshold, PG021_THRESHOLD_MAX),
+			       "IRQThreshold must be 1..255");
 	if (delay > 255u)
-		return fail(c, err, SG_E_ARG, delay, 255u);
+		return sg_what(err, fail(c, err, SG_E_ARG, delay, 255u), "IRQDelay must be 0..255");
 
 	irq = enables | SG_FIELD_PREP(PG021_CR_THRESHOLD, threshold) |
 	      SG_FIELD_PREP(PG021_CR_DELAY, delay);

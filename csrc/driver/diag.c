@@ -340,6 +340,11 @@ size_t sg_format_error(const struct sg_error *e, char *buf, size_t n)
 	put_str(&t, sg_status_name(e->code));
 	put_str(&t, ": ");
 	put_str(&t, sg_status_rule(e->code));
+	if (e->what) {
+		put_str(&t, " (");
+		put_str(&t, e->what);
+		put_str(&t, ")");
+	}
 
 	has_numbers = e->value || e->limit;
 	if (has_numbers || e->bd_index != SG_NO_INDEX)

@@ -20,4 +20,12 @@ static inline bool sg_range_fits(const struct sg_chan *c, uint64_t addr, uint64_
 	return len && addr <= top && len - 1u <= top - addr;
 }
 
+/* Name the argument or condition behind a vague status (SG_E_ARG mostly). */
+static inline enum sg_status sg_what(struct sg_error *err, enum sg_status st, const char *what)
+{
+	if (err)
+		err->what = what;
+	return st;
+}
+
 #endif

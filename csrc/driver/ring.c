@@ -36,6 +36,7 @@ static enum sg_status fail_dir(enum sg_dir dir, struct sg_error *err, enum sg_st
 		err->value = value;
 		err->limit = limit;
 		err->has_snapshot = false;
+		err->what = 0;
 	}
 	return code;
 }
@@ -231,7 +232,7 @@ static enum sg_status create_check(const struct sg_chan *c, const void *cpu, uin
 	if ((uintptr_t)cpu & (PG021_BD_ALIGN - 1u))
 		return fail_dir(dir, err, SG_E_ALIGN, SG_NO_INDEX, (uintptr_t)cpu, PG021_BD_ALIGN);
 	if (count < 1)
-		return fail_dir(dir, err, SG_E_ARG, SG_NO_INDEX, count, 1);
+		return sg_what(err, fail_dir(dir, err, SG_E_ARG, SG_NO_INDEX, count, 1), "a ring needs at least one BD");
 #if SIZE_MAX / 64u < UINT32_MAX
 	/* Cache maintenance takes the whole ring's length as a size_t. */
 	if (count > SIZE_MAX / PG021_BD_SIZE)
@@ -303,7 +304,8 @@ enum sg_status sg_ring_check_buffer(const struct sg_ring *r, uint64_t addr, uint
 	const struct sg_chan *c = r->chan;
 
 	if (flags & ~FILL_FLAGS_ALL)
-		return fail_bd(r, err, SG_E_ARG, index, flags, FILL_FLAGS_ALL);
+		return sg_what(err, fail_bd(r, err, SG_E_ARG, index, flags, FILL_FLAGS_ALL),
+			       "BD flags may only be SG_BD_SOF and SG_BD_EOF");
 	if (!len)
 		return fail_bd(r, err, SG_E_LENGTH_ZERO, index, 0, 1);
 	if (len > sg_chan_max_length(c))
@@ -465,8 +467,8 @@ static enum sg_status submit_check(struct sg_ring *r, bool *halted, struct sg_er
 		return fail(r, err, SG_E_RING_EMPTY, 0, 0);
 	/* An open ring ends at its last BD: a batch may not run over it. */
 	if (!r->closed && (uint64_t)r->submit + r->n_filled > r->count)
-		return fail_bd(r, err, SG_E_ARG, r->count - 1u, r->n_filled,
-			       r->count - r->submit);
+		return sg_what(err, fail_bd(r, err, SG_E_ARG, r->count - 1u, r->n_filled, r->count - r->submit),
+			       "the batch runs past the end of an open ring (link it closed)");
 	/* An errored channel is halted and only a reset revives it. */
 	st = sg_chan_check(c, err);
 	if (st != SG_OK)
@@ -647,7 +649,8 @@ enum sg_status sg_ring_reclaim(struct sg_ring *r, struct sg_completion *out, uin
 			/* Does not fit.  If this packet alone is all there is,
 			 * no max this small can ever return it. */
 			if (!done)
-				st = fail_bd(r, err, SG_E_ARG, index, pending + 1u, max);
+				st = sg_what(err, fail_bd(r, err, SG_E_ARG, index, pending + 1u, max),
+					     "a packet has more BDs than the completion array holds");
 			break;
 		}
 		slot = &out[done + pending];
@@ -723,9 +726,10 @@ static enum sg_status cyclic_check(struct sg_ring *r, uint64_t tail, struct sg_e
 	if (r->cyclic || !c->has_sg)
 		return fail(r, err, SG_E_MODE, 0, 0);
 	if (!r->closed)
-		return fail(r, err, SG_E_ARG, 0, 1);
+		return sg_what(err, fail(r, err, SG_E_ARG, 0, 1), "cyclic mode needs a closed ring (last NXTDESC -> first)");
 	if (r->n_filled != r->count)
-		return fail(r, err, SG_E_ARG, r->n_filled, r->count);
+		return sg_what(err, fail(r, err, SG_E_ARG, r->n_filled, r->count),
+			       "cyclic mode plays the whole ring: fill every BD first");
 	if (!tail)
 		return fail(r, err, SG_E_ADDR_RANGE, r->dev, sg_addr_max(c));
 	st = sg_ring_validate(r, err);

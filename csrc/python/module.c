@@ -13,6 +13,7 @@
 #include "sgdma/pg021.h"
 #include "sgdma/s0_bench.h"
 #include "sgdma/csm.h"
+#include "coherency.h"
 #include "dram.h"
 #include "vboard.h"
 
@@ -1388,6 +1389,12 @@ static int add_constants(PyObject *m)
 		return -1;
 	PG021_EXPORTS(EXPORT)
 	CSM_EXPORTS(EXPORT)
+	EXPORT(VB_DMA_SPAN)
+	EXPORT(VB_GPIO_BLOCKS)
+	EXPORT(VB_GPIO_WINDOW)
+	EXPORT(VB_COH_SYNC)
+	EXPORT(VB_COH_UNCACHED)
+	EXPORT(VB_COH_COHERENT)
 	EXPORT(SG_BD_SOF)
 	EXPORT(SG_BD_EOF)
 	EXPORT(SG_DEFAULT_POLL_LIMIT)

@@ -10,7 +10,6 @@
 #include "internal.h"
 #include "coherency.h"
 
-#define DMA_SPAN  0x10000u
 #define GPIO_SPAN CSM_GPIO_SPAN   /* per block; two blocks back to back */
 
 /* splitmix64 seeds xoshiro256**: one generator for everything random. */
@@ -186,7 +185,7 @@ static uint32_t cpu_read(vb_board *b, uint64_t addr, uint64_t cost_ps, bool thro
 	b->now += cost_ps;
 	b->mmio_reads++;
 	vb_sync(b);
-	if (in(addr, b->cfg.dma_base, DMA_SPAN))
+	if (in(addr, b->cfg.dma_base, VB_DMA_SPAN))
 		return vb_dma_read(b, (uint32_t)(addr - b->cfg.dma_base));
 	if (in(addr, b->cfg.gpio_base, VB_GPIO_BLOCKS * GPIO_SPAN))
 		return vb_gpio_read(b, (unsigned)((addr - b->cfg.gpio_base) / GPIO_SPAN),
@@ -212,7 +211,7 @@ static void cpu_write(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_
 	b->now += cost_ps;
 	b->mmio_writes++;
 	vb_sync(b);
-	if (in(addr, b->cfg.dma_base, DMA_SPAN)) {
+	if (in(addr, b->cfg.dma_base, VB_DMA_SPAN)) {
 		vb_dma_write(b, (uint32_t)(addr - b->cfg.dma_base), value);
 		vb_sync(b);
 		return;

@@ -236,12 +236,12 @@ int vb_config_check(const struct vb_config *c, char *err, size_t n)
 			if (r->base < o->base + o->size && o->base < r->base + r->size)
 				FAIL("ddr.%s overlaps ddr.%s", r->name, o->name);
 		}
-		if (c->dma_base < r->base + r->size && r->base < c->dma_base + 0x10000)
+		if (c->dma_base < r->base + r->size && r->base < c->dma_base + VB_DMA_SPAN)
 			FAIL("dma.base 0x%llx lies inside ddr.%s", (unsigned long long)c->dma_base, r->name);
-		if (c->gpio_base < r->base + r->size && r->base < c->gpio_base + 0x30000)
+		if (c->gpio_base < r->base + r->size && r->base < c->gpio_base + VB_GPIO_WINDOW)
 			FAIL("gpio.base 0x%llx lies inside ddr.%s", (unsigned long long)c->gpio_base, r->name);
 	}
-	if (c->dma_base < c->gpio_base + 0x30000 && c->gpio_base < c->dma_base + 0x10000)
+	if (c->dma_base < c->gpio_base + VB_GPIO_WINDOW && c->gpio_base < c->dma_base + VB_DMA_SPAN)
 		FAIL("dma.base and gpio.base overlap");
 	if (c->sg_prefetch < 1 || c->sg_prefetch > VB_QDEPTH_MAX)
 		FAIL("dma.sg_prefetch = %u: the model queues 1..%u BDs", c->sg_prefetch, VB_QDEPTH_MAX);

@@ -26,6 +26,8 @@
 #define VB_QDEPTH_MAX    16   /* dma.sg_prefetch limit */
 #define VB_OUTSTANDING_MAX 64 /* dma.outstanding limit */
 #define VB_GPIO_BLOCKS   3    /* CSM handshake, CSM counters, mailbox */
+#define VB_DMA_SPAN      0x10000u  /* the AXI DMA's register window */
+#define VB_GPIO_WINDOW   (VB_GPIO_BLOCKS * 0x10000u)   /* all GPIO blocks (CSM_GPIO_SPAN each) */
 
 struct vb_region {
 	char name[VB_NAME_LEN];

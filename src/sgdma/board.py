@@ -35,7 +35,7 @@ OVERRIDE_KEYS = {
     "consumer_fifo_beats": "stream.consumer_fifo_beats",
 }
 
-MMIO_SPAN = 0x10000
+MMIO_SPAN = _core.constants["VB_DMA_SPAN"]      # a register window of the board
 
 
 class MMIO:
@@ -260,7 +260,7 @@ class TimingEngine:
         base = self._ctl & ~c["CSM_CTL_SEL"]
         for name in ("setup", "latency", "throughput", "beats"):
             sel = c[f"CSM_SEL_{name.upper()}"]
-            self._write_ctl(base | (sel << 4))
+            self._write_ctl(base | (sel * (c["CSM_CTL_SEL"] & -c["CSM_CTL_SEL"])))   # FIELD_PREP
             out[name] = self._b.read(c["CSM_GPIO_DATA"])
         self._write_ctl(base | c["CSM_CTL_ACK"])
         self._write_ctl(0)

@@ -458,7 +458,7 @@ def info(board: str, json_path: str | None) -> None:
     click.echo(f"{doc.get('name', board)}: {doc.get('description', '')}")
     click.echo("")
     click.echo("Address map")
-    click.echo(f"  AXI DMA registers  0x{blk.base:010x} - 0x{blk.base + 0xFFFF:010x}")
+    click.echo(f"  AXI DMA registers  0x{blk.base:010x} - 0x{blk.base + _core_constants()['VB_DMA_SPAN'] - 1:010x}")
     span = _core_constants()["CSM_GPIO_SPAN"]
     for i, role in enumerate(("timing engine: handshake", "timing engine: counters", "APU/RPU mailbox")):
         base = vb.gpio_base + i * span

@@ -37,7 +37,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-POLICIES = {"sync": 0, "uncached": 1, "coherent": 2}
+from . import _core
+
+POLICIES = {name: _core.constants[f"VB_COH_{name.upper()}"] for name in ("sync", "uncached", "coherent")}
 KINDS = ("UNCLEANED_READ", "DIRTY_OVERWRITE", "STALE_READ", "DISCARDED_WRITE")
 
 

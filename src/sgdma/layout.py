@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import presets
+from .pg021 import BD_SIZE
 
 
 @dataclass(frozen=True)
@@ -35,4 +36,4 @@ class Layout:
 
     @property
     def max_bds(self) -> int:
-        return self.bd_bytes // 64
+        return self.bd_bytes // BD_SIZE

@@ -74,6 +74,7 @@ struct sg_error {
 	uint64_t limit;           /* the limit it broke, where there is one */
 	bool has_snapshot;
 	struct sg_snapshot snap;
+	const char *what;         /* which argument or condition, when the code alone is vague (or NULL) */
 };
 #define SG_NO_INDEX UINT32_MAX
 
