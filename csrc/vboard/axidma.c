@@ -210,7 +210,33 @@ static void sg_fetch_start(vb_board *b, struct vb_chan *c, uint64_t t)
 {
 	c->phase = PH_FETCH;
 	c->curdesc = c->next_bd;
+	if (c->pf_valid && c->pf_addr == c->next_bd) {
+		/* read ahead while the previous BD's data moved: no new latency */
+		c->t_next = c->pf_done > t ? c->pf_done : t;
+		c->pf_valid = false;
+		c->pf_used = true;
+		return;
+	}
+	c->pf_valid = false;
 	c->t_next = t + phase_fetch(b, c, t);
+}
+
+/* S2MM reads the next BD while this one's data arrives (one BD ahead, like
+ * the MM2S queue), unless this BD is the tail or the channel is stopping;
+ * the BD's contents are taken when it is used, the time of the read now. */
+static void s2mm_prefetch(vb_board *b, struct vb_chan *c, uint64_t t)
+{
+	uint64_t next = vb_bd_next(b, &c->bd), done, first, ready;
+
+	c->pf_valid = false;
+	if ((!c->cyclic && c->bd_addr == c->taildesc) || c->stopping)
+		return;
+	first = vb_ic_read(b, t, next, PG021_BD_HW_BYTES, &done);
+	ready = first + vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR);
+	c->pf_addr = next;
+	c->pf_done = done > ready ? done : ready;
+	c->pf_valid = true;
+	c->stats.bd_fetches++;
 }
 
 static void probe_kick(vb_board *b, struct vb_chan *c)
@@ -299,7 +325,9 @@ static void sg_fetch_done(vb_board *b, struct vb_chan *c, uint64_t t)
 	enum vb_access acc = vb_dma_access(b, c->curdesc, PG021_BD_HW_BYTES, &host);
 
 	c->first_after_kick = false;
-	c->stats.bd_fetches++;
+	if (!c->pf_used)
+		c->stats.bd_fetches++;
+	c->pf_used = false;
 	if (acc != VB_ACC_OK) {
 		chan_error(c, acc == VB_ACC_DECERR ? PG021_SR_SGDECERR : PG021_SR_SGSLVERR);
 		return;
@@ -319,6 +347,7 @@ static void sg_fetch_done(vb_board *b, struct vb_chan *c, uint64_t t)
 		return;
 	}
 	c->packet_sof = !c->in_packet;
+	s2mm_prefetch(b, c, t);
 	s2mm_data_step(b, c, t);
 }
 

@@ -84,6 +84,9 @@ struct vb_chan {
 	bool packet_sof;          /* S2MM: current BD starts a packet */
 	bool bd_eof;              /* S2MM: TLAST landed in this BD */
 	uint64_t t_first_beat;    /* MM2S: first beat of the open packet */
+	/* S2MM: the next BD is read while this one's data moves (one BD ahead) */
+	uint64_t pf_addr, pf_done;
+	bool pf_valid, pf_used;
 	/* interrupt coalescing */
 	uint32_t thr_count;
 	uint32_t pending_pkts;    /* completed packets since the last IRQ */
