@@ -3,7 +3,6 @@ import numpy as np
 import pytest
 
 import sgdma
-from sgdma import pg021 as P
 
 
 def play(gates=64, bytes_per_gate=32, beat_ns=1000.0, fifo=16, lead_ns=1000.0, **board_kw):

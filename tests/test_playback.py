@@ -8,7 +8,7 @@ from click.testing import CliRunner
 import sgdma
 from sgdma.cli import main
 from sgdma.playback import PlaybackConfig, play
-from sgdma.sequence import Circuit, Sequencer, StaleRingError, example_circuit_path, randomized_benchmarking
+from sgdma.sequence import Sequencer, StaleRingError, example_circuit_path, randomized_benchmarking
 
 
 def setup(board="zcu111", seed=0, rb=64):

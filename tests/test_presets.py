@@ -60,8 +60,6 @@ def test_info_lists_address_map():
 
 @pytest.mark.parametrize("name, port", [("zynq7000", "gp"), ("zynq7000", "acp"), ("zcu102", "hpc"), ("zcu102", "acp")])
 def test_ps_ports_change_the_path(name, port):
-    from sgdma import characterize as ch
-
     hp = sgdma.VirtualBoard(name)
     other = sgdma.VirtualBoard(name, port=port)
     doc = presets.load(name)["port"][port]

@@ -705,7 +705,6 @@ typedef struct {
 	BoardObject *board;
 	void *host;
 	Py_ssize_t size;
-	int exports;
 	PyObject *weakreflist;
 } RegionObject;
 
@@ -745,21 +744,11 @@ static void Region_dealloc(RegionObject *self)
 
 static int Region_getbuffer(RegionObject *self, Py_buffer *view, int flags)
 {
-	if (PyBuffer_FillInfo(view, (PyObject *)self, self->host, self->size, 0, flags) < 0)
-		return -1;
-	self->exports++;
-	return 0;
-}
-
-static void Region_releasebuffer(RegionObject *self, Py_buffer *view)
-{
-	(void)view;
-	self->exports--;
+	return PyBuffer_FillInfo(view, (PyObject *)self, self->host, self->size, 0, flags);
 }
 
 static PyBufferProcs Region_as_buffer = {
 	.bf_getbuffer = (getbufferproc)Region_getbuffer,
-	.bf_releasebuffer = (releasebufferproc)Region_releasebuffer,
 };
 
 static PyTypeObject RegionType = {

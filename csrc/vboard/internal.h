@@ -201,7 +201,6 @@ void vb_mm2s_kick(vb_board *b, struct vb_chan *c);
 void vb_mm2s_tail_moved(vb_board *b, struct vb_chan *c);
 void vb_mm2s_stop(vb_board *b, struct vb_chan *c);
 void vb_mm2s_simple(vb_board *b, struct vb_chan *c);
-bool vb_mm2s_busy(const struct vb_chan *c);
 bool vb_mm2s_packet_active(const struct vb_chan *c, uint64_t t);
 
 /* ic.c: memory transactions through the interconnect to the DRAM */

@@ -446,4 +446,3 @@ void vb_mm2s_simple(vb_board *b, struct vb_chan *c)
 		e->err_sr = vb_access_sr_bit(acc), e->err_bd = vb_access_bd_bit(acc);
 }
 
-bool vb_mm2s_busy(const struct vb_chan *c) { return c->mm2s.count || c->mm2s.fetching; }

@@ -20,6 +20,7 @@ import numpy as np
 from .board import VirtualBoard
 from .cpu import CpuModel
 from .layout import Layout
+from .plots import pyplot, save
 
 DEFAULT_BDS = (1, 16, 256, 4096)
 END_TO_END = 8                                   # samples per ring size run through GPIO and the CSM
@@ -118,15 +119,6 @@ def compare(apu_records: list[dict], rpu_records: list[dict]) -> list[dict]:
 _COLOURS = {"apu": "tab:blue", "rpu": "tab:red"}
 
 
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def plot(records: list[dict], directory) -> list[Path]:
     """Per-BD time vs ring size for every CPU (Figs. 8-9) and one histogram per CPU (Fig. 10)."""
     directory = Path(directory)
@@ -141,7 +133,7 @@ def plot(records: list[dict], directory) -> list[Path]:
 
 
 def _fig_vs_ring(records, cpus, board, path: Path) -> Path:
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.axhspan(*S0_APU_BEST_NS, color="tab:blue", alpha=0.08, label="S0: APU best case 0.1-0.25 us/BD")
     for c in cpus:
@@ -158,14 +150,11 @@ def _fig_vs_ring(records, cpus, board, path: Path) -> Path:
     ax.set_title(f"BD ring creation, time per BD ({board}, virtual board)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, path)
 
 
 def _fig_hist(rows, cpu, board, path: Path) -> Path:
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     rows = sorted(rows, key=lambda r: r["bds"])
     cmap = plt.get_cmap("viridis", max(len(rows), 2))
@@ -185,7 +174,4 @@ def _fig_hist(rows, cpu, board, path: Path) -> Path:
     ax.set_title(f"BD creation on the {cpu.upper()} ({rows[0]['core']}, {rows[0]['os']}; {board}, virtual board)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, path)

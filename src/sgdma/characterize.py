@@ -190,7 +190,7 @@ class Bench:
 
     def trial(self, p: Point, seed: int) -> tuple[float, float, float]:
         """One S2MM trial in Python (MM2S trials run in C, see _c_trials)."""
-        b, ch = self.board, self.channel
+        b = self.board
         b._b.reseed(seed)
         self.dma.reset()
         t0 = b.now_ps

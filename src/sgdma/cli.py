@@ -84,7 +84,7 @@ def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, o
     if data["mailbox"] in ("gpio", "rpmsg"):
         click.echo(f"  hand-off             {data['mailbox_latency_ns']:.0f} ns, APU -> RPU through {data['mailbox']}")
     else:
-        click.echo(f"  hand-off             none: one CPU builds the ring and starts the DMA")
+        click.echo("  hand-off             none: one CPU builds the ring and starts the DMA")
     click.echo(f"  first-word latency   {data['latency_ns']:.0f} ns (S0's definition: the RPU's tail write -> "
                "first word at the PL)")
     click.echo(f"  throughput           {data['throughput_mbps']:.1f} MB/s at the DAC's pace "

@@ -35,7 +35,7 @@ assert COMPLETION_DTYPE.itemsize == _C["SG_COMPLETION_SIZE"], "struct sg_complet
 
 def channel_offset(direction: str) -> int:
     """Register-block offset of a channel ("mm2s" or "s2mm")."""
-    return {"mm2s": MM2S_BASE, "s2mm": S2MM_BASE}[direction]  # noqa: F821 (from the C header)
+    return {"mm2s": _C["PG021_MM2S_BASE"], "s2mm": _C["PG021_S2MM_BASE"]}[direction]
 
 
 def decode(register: str, value: int) -> str:

@@ -11,13 +11,11 @@ records every underflow with its time and gate.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import _core
-from . import pg021 as P
 from .layout import Layout
 from .timeline import Timeline
 

@@ -6,13 +6,22 @@ from pathlib import Path
 import numpy as np
 
 
-def _plt():
+def pyplot():
+    """matplotlib.pyplot on the file-only Agg backend (no display needed)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def save(fig, path, dpi: int = 120):
+    """Lay out, write and release a figure; returns the path."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    pyplot().close(fig)
+    return path
 
 
 def _series(records: list[dict], bds: int, key: str):
@@ -38,7 +47,7 @@ def _finish(ax, title: str, ylabel: str, board: str) -> None:
 
 def fig5_latency(records: list[dict], path: Path) -> Path:
     """Latency vs bytes/BD: every ring size's median superimposed, one min-max band over all."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     sizes = _ring_sizes(records)
     cmap = plt.get_cmap("viridis", max(len(sizes), 2))
@@ -53,15 +62,12 @@ def fig5_latency(records: list[dict], path: Path) -> Path:
     _finish(ax, "MM2S latency: tail write to first stream beat", "latency (ns)", records[0]["board"])
     ax.legend(fontsize=6, ncol=3, loc="upper right")
     ax.set_ylim(0, max(hi) * 1.35)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, path)
 
 
 def fig6_throughput_bands(records: list[dict], path: Path, rings=(4, 16, 1024)) -> Path:
     """Throughput vs bytes/BD for rings 4, 16, 1024 with min-max bands."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for n, color in zip(rings, ("tab:red", "tab:green", "tab:blue")):
         if n not in _ring_sizes(records):
@@ -72,15 +78,12 @@ def fig6_throughput_bands(records: list[dict], path: Path, rings=(4, 16, 1024)) 
     ax.set_yscale("log")
     _finish(ax, "MM2S throughput, min-max bands", "throughput (MB/s)", records[0]["board"])
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, path)
 
 
 def fig7_median_throughput(records: list[dict], path: Path) -> Path:
     """Median throughput vs bytes/BD for every ring size."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     sizes = _ring_sizes(records)
     cmap = plt.get_cmap("plasma", max(len(sizes), 2))
@@ -90,10 +93,7 @@ def fig7_median_throughput(records: list[dict], path: Path) -> Path:
     ax.set_yscale("log")
     _finish(ax, "MM2S median throughput", "throughput (MB/s)", records[0]["board"])
     ax.legend(fontsize=6, ncol=3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, path)
 
 
 def fig_cycles(records: list[dict], path: Path) -> Path | None:
@@ -101,7 +101,7 @@ def fig_cycles(records: list[dict], path: Path) -> Path | None:
     cyc = [r for r in records if r["cycles"] > 1]
     if not cyc:
         return None
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     flat = {(r["bytes_per_bd"], r["bds"]): r["throughput_mbps"]["median"] for r in records if r["cycles"] == 1}
     for (bpb, ring), style in zip(sorted({(r["bytes_per_bd"], r["bds"]) for r in cyc}), ("-o", "-s", "-^", "-v")):
@@ -118,10 +118,7 @@ def fig_cycles(records: list[dict], path: Path) -> Path | None:
     ax.set_title(f"Cyclic mode vs larger rings ({records[0]['board']}, virtual board)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, path)
 
 
 def s0_figures(records: list[dict], directory: str | Path) -> list[Path]:

@@ -32,11 +32,9 @@ def summary(result, extra: dict | None = None) -> dict:
 
 
 def plot(result, path: Path) -> Path:
-    import matplotlib
+    from .plots import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 6.5))
     n = len(result.gate_first_ns)
     idx = np.arange(n)
@@ -59,10 +57,7 @@ def plot(result, path: Path) -> Path:
     ax2.set_xlabel("virtual time (us)")
     ax2.set_ylabel("gates")
     ax2.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, path, dpi=110)
 
 
 def write(result, out_dir: str | Path, title: str, extra: dict | None = None) -> dict:

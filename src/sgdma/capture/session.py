@@ -176,7 +176,6 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
     cpu, costs = drv.cpu, drv.costs
     if mode == "continuous" and seconds is None:
         seconds = default_seconds(rate, sample_bytes, buffer_bytes, buffers)
-    sb = sample_bytes
     app_ns_per_byte = 0.0 if consumer_rate is None else 1e9 / consumer_rate
     zc_read = api == "zerocopy" and consumer_rate is not None
     adc = board._b

@@ -208,9 +208,9 @@ def sweep_table(records: list[dict]) -> str:
 
 def plot_sweep(records: list[dict], directory: str | Path) -> list[Path]:
     """PNG: sustained MB/s and packets/s against buffer size, one line per (API, policy)."""
-    from ..plots import _plt
+    from ..plots import pyplot, save
 
-    plt = _plt()
+    plt = pyplot()
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     series = sorted({(r["api"], r["cache"]) for r in records})
@@ -238,8 +238,4 @@ def plot_sweep(records: list[dict], directory: str | Path) -> list[Path]:
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
     a2.set_yscale("log")
-    fig.tight_layout()
-    path = d / f"capture_sweep_{board}.png"
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return [path]
+    return [save(fig, d / f"capture_sweep_{board}.png")]

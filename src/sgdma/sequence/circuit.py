@@ -15,14 +15,13 @@ loops over applications.  File schema (TOML; JSON has the same shape)::
 """
 from __future__ import annotations
 
-import json
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .errors import CircuitError
+from .files import read_document
 from .params import parse_value
 
 MAX_QUBITS = 2
@@ -148,14 +147,7 @@ class Circuit:
     @classmethod
     def from_file(cls, path) -> "Circuit":
         path = Path(path)
-        try:
-            if path.suffix == ".json":
-                doc = json.loads(path.read_text())
-            else:
-                with open(path, "rb") as f:
-                    doc = tomllib.load(f)
-        except (OSError, ValueError) as e:
-            raise CircuitError(f"cannot read circuit {path}: {e}") from None
+        doc = read_document(path, CircuitError, "circuit")
         meta = doc.setdefault("circuit", {})
         meta.setdefault("name", path.stem)
         lib = meta.get("library")

@@ -21,9 +21,7 @@ segment several times: one BD each, no extra memory).
 """
 from __future__ import annotations
 
-import json
 import math
-import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -31,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import CircuitError, LibraryError, UnknownGateError
+from .files import read_document
 from .params import parse_value, wrap_angle
 from .waveforms import Waveform
 
@@ -151,14 +150,7 @@ class GateLibrary:
     @classmethod
     def from_file(cls, path) -> "GateLibrary":
         path = Path(path)
-        try:
-            if path.suffix == ".json":
-                doc = json.loads(path.read_text())
-            else:
-                with open(path, "rb") as f:
-                    doc = tomllib.load(f)
-        except (OSError, ValueError) as e:
-            raise LibraryError(f"cannot read gate library {path}: {e}") from None
+        doc = read_document(path, LibraryError, "gate library")
         doc.setdefault("library", {}).setdefault("name", path.stem)
         return cls.from_dict(doc)
 
