@@ -13,8 +13,8 @@
 #include "sgdma/pg021.h"
 #include "sgdma/s0_bench.h"
 #include "sgdma/csm.h"
-#include "coherency.h"
-#include "dram.h"
+#include "mem/coherency.h"
+#include "mem/dram.h"
 #include "vboard.h"
 
 static PyObject *error_classes;   /* dict: status name -> exception class */
@@ -533,8 +533,8 @@ static PyObject *Board_adc_report(BoardObject *self, PyObject *u)
 			     (unsigned long long)a->fifo_samples, "drops", drops);
 }
 
-/* ---- coherency checker (csrc/vboard/coherency.h) ---------------------------- */
-#include "coherency.h"
+/* ---- coherency checker (csrc/vboard/mem/coherency.h) ---------------------------- */
+#include "mem/coherency.h"
 
 static PyObject *Board_coh_register(BoardObject *self, PyObject *args)
 {

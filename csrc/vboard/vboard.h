@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "sgdma/platform.h"
-#include "dram.h"
+#include "mem/dram.h"
 
 #define VB_MAX_REGIONS   8
 #define VB_MAX_FAULTS    16

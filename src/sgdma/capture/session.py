@@ -33,9 +33,9 @@ import time
 
 import numpy as np
 
-from ..cpu import POLICIES
-from .driver import DROPPED_BEFORE, DROPPED_WITHIN, MODES, CaptureDriver, CaptureError, CaptureTimeout, resolve_board
-from .transport import APIS, CopyReader, ZeroCopyReader
+from sgdma.models.cpu import POLICIES
+from sgdma.capture.driver import DROPPED_BEFORE, DROPPED_WITHIN, MODES, CaptureDriver, CaptureError, CaptureTimeout, resolve_board
+from sgdma.capture.transport import APIS, CopyReader, ZeroCopyReader
 
 DEFAULT_FIFO_BYTES = 8192
 LOST = DROPPED_BEFORE | DROPPED_WITHIN

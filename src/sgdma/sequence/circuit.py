@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import CircuitError
-from .files import read_document
-from .params import parse_value
+from sgdma.sequence.errors import CircuitError
+from sgdma.sequence.files import read_document
+from sgdma.sequence.params import parse_value
 
 MAX_QUBITS = 2
 
@@ -157,7 +157,7 @@ class Circuit:
 
     @classmethod
     def from_dict(cls, doc: dict) -> "Circuit":
-        from .rb import randomized_benchmarking
+        from sgdma.sequence.rb import randomized_benchmarking
 
         extra = set(doc) - {"circuit", "gates"}
         if extra:

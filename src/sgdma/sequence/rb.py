@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .circuit import Circuit
+from sgdma.sequence.circuit import Circuit
 
 NATIVE = [("rx", math.pi / 2), ("rx", -math.pi / 2), ("ry", math.pi / 2), ("ry", -math.pi / 2),
           ("rx", math.pi), ("ry", math.pi)]

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import pg021 as P
-from .compiler import BdLayout, Program, lay_out
-from .errors import RingBusyError, StaleRingError
-from .memory import BD_BYTES
+from sgdma.hw import pg021 as P
+from sgdma.sequence.compiler import BdLayout, Program, lay_out
+from sgdma.sequence.errors import RingBusyError, StaleRingError
+from sgdma.sequence.memory import BD_BYTES
 
 if TYPE_CHECKING:
-    from .sequencer import Sequencer
+    from sgdma.sequence.sequencer import Sequencer
 
 
 class RingSlot:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _core
+from sgdma import _core
 
 POLICIES = {name: _core.constants[f"VB_COH_{name.upper()}"] for name in ("sync", "uncached", "coherent")}
 KINDS = ("UNCLEANED_READ", "DIRTY_OVERWRITE", "STALE_READ", "DISCARDED_WRITE")

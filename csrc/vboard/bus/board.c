@@ -8,7 +8,7 @@
 
 #include "sgdma/csm.h"
 #include "internal.h"
-#include "coherency.h"
+#include "mem/coherency.h"
 
 #define GPIO_SPAN CSM_GPIO_SPAN   /* per block; two blocks back to back */
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from . import report
-from .board import VirtualBoard
-from .driver import AxiDma
-from .playback import PlaybackConfig, play
-from .sequence import Circuit, Sequencer, example_circuit_path, randomized_benchmarking
+from sgdma.output import report
+from sgdma.board.virtual import VirtualBoard
+from sgdma.driver.axidma import AxiDma
+from sgdma.sequence.playback import PlaybackConfig, play
+from sgdma.sequence import Circuit, Sequencer, example_circuit_path, randomized_benchmarking
 
 DEMO_RB_LENGTH = 200
 

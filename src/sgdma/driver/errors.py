@@ -6,7 +6,7 @@ Every exception has: ``code`` (driver status name), ``rule`` (what was broken),
 """
 from __future__ import annotations
 
-from . import _core
+from sgdma import _core
 
 
 class DmaError(_core.DriverError):

@@ -13,9 +13,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from . import characterize as ch
-from .board import VirtualBoard
-from .driver import AxiDma
+from sgdma.experiments import characterize as ch
+from sgdma.board.virtual import VirtualBoard
+from sgdma.driver.axidma import AxiDma
 
 MARGIN_TARGET = 1.2       # keep 20 % headroom over the need, on the worst trial
 RING_CANDIDATES = (16, 64, 256, 1024, 4096)

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _core
-from . import pg021 as P
-from .board import PhysicalArray, VirtualBoard
-from .errors import ArgumentError, DmaError  # noqa: F401  (registers the exception classes)
+from sgdma import _core
+from sgdma.hw import pg021 as P
+from sgdma.board.virtual import PhysicalArray, VirtualBoard
+from sgdma.driver.errors import ArgumentError, DmaError  # noqa: F401  (registers the exception classes)
 
 _DIRS = {"mm2s": 0, "s2mm": 1}
 

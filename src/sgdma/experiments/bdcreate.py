@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .board import VirtualBoard
-from .cpu import CpuModel
-from .layout import Layout
-from .plots import pyplot, save
+from sgdma.board.virtual import VirtualBoard
+from sgdma.models.cpu import CpuModel
+from sgdma.hw.layout import Layout
+from sgdma.output.plots import pyplot, save
 
 DEFAULT_BDS = (1, 16, 256, 4096)
 END_TO_END = 8                                   # samples per ring size run through GPIO and the CSM

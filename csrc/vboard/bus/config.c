@@ -1,6 +1,6 @@
 /*
  * config.c - board build options and costs, set by key.  Presets are data
- * files (src/sgdma/presets, one TOML file per board); this reads the subset of TOML they use:
+ * files (src/sgdma/hw/presets, one TOML file per board); this reads the subset of TOML they use:
  * [sections], key = number | bool | "string" | { value = number, ... }.
  */
 #include <ctype.h>
@@ -81,7 +81,7 @@ static const struct key keys[] = {
 
 void vb_config_defaults(struct vb_config *cfg)
 {
-	/* PG021 IP defaults; see presets/pg021.toml for the sources. */
+	/* PG021 IP defaults; see src/sgdma/hw/presets/pg021.toml for the sources. */
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(cfg->name, sizeof(cfg->name), "custom");
 	cfg->dma_base = 0x40400000u;
@@ -103,7 +103,7 @@ void vb_config_defaults(struct vb_config *cfg)
 	cfg->consumer_fifo_beats = 16;
 	/* DRAM: off (ideal memory) unless a preset enables it; the timings are
 	 * DDR4-2400 (Micron MT40A512M16 -083E bin, 4 x16 devices = 64-bit), see
-	 * presets/zcu111.toml for the sources, so enabling it alone is sensible. */
+	 * src/sgdma/hw/presets/zcu111.toml for the sources, so enabling it alone is sensible. */
 	cfg->dram = (struct vb_dram_params){
 		.tck_ns = 0.833333, .bus_bytes = 8, .burst_len = 8, .cl = 16, .cwl = 12,
 		.trcd_ns = 13.32, .trp_ns = 13.32, .tras_ns = 32.0, .trrd_s_ns = 5.3, .trrd_l_ns = 6.4,

@@ -22,8 +22,8 @@ import math
 
 import numpy as np
 
-from . import pg021 as P
-from . import presets
+from sgdma.hw import pg021 as P
+from sgdma.hw import presets
 
 CPUS = ("apu", "rpu")
 MAPPINGS = ("cached", "device")

@@ -12,9 +12,9 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import pg021 as P
-from .board import VirtualBoard
-from .driver import AxiDma
+from sgdma.hw import pg021 as P
+from sgdma.board.virtual import VirtualBoard
+from sgdma.driver.axidma import AxiDma
 
 
 @dataclass

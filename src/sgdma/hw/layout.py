@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import presets
-from .pg021 import BD_SIZE
+from sgdma.hw import presets
+from sgdma.hw.pg021 import BD_SIZE
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "coherency.h"
+#include "mem/coherency.h"
 
 /* ---- predicates ------------------------------------------------------------ */
 

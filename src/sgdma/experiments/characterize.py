@@ -18,11 +18,11 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from . import _core
-from . import pg021 as P
-from .board import VirtualBoard
-from .driver import AxiDma
-from .layout import Layout
+from sgdma import _core
+from sgdma.hw import pg021 as P
+from sgdma.board.virtual import VirtualBoard
+from sgdma.driver.axidma import AxiDma
+from sgdma.hw.layout import Layout
 
 
 class SweepError(ValueError):

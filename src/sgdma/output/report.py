@@ -32,7 +32,7 @@ def summary(result, extra: dict | None = None) -> dict:
 
 
 def plot(result, path: Path) -> Path:
-    from .plots import pyplot, save
+    from sgdma.output.plots import pyplot, save
 
     plt = pyplot()
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 6.5))

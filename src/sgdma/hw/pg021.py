@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _core
+from sgdma import _core
 
 _C = _core.constants
 globals().update({name.removeprefix("PG021_"): value for name, value in _C.items() if name.startswith("PG021_")})

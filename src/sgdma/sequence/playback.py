@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _core
-from .layout import Layout
-from .timeline import Timeline
+from sgdma import _core
+from sgdma.hw.layout import Layout
+from sgdma.output.timeline import Timeline
 
 C = _core.constants
 MAILBOX_TX_FLAG, MAILBOX_RX_FLAG, MAILBOX_DATA = 0x0, 0x4, 0x8   # offsets in the RPMsg area
@@ -74,7 +74,7 @@ class PlaybackResult:
 
 
 def _cpu(board, name):
-    from .cpu import CpuModel
+    from sgdma.models.cpu import CpuModel
 
     try:
         return CpuModel.for_board(board, name)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 
-from .driver import CaptureError
-from .session import DEFAULT_FIFO_BYTES, run_capture
-from .sweep import DEFAULT_SIZES, find_max_rate, plot_sweep, sweep_buffer_size, sweep_table
-from .transport import APIS
+from sgdma.capture.driver import CaptureError
+from sgdma.capture.session import DEFAULT_FIFO_BYTES, run_capture
+from sgdma.capture.sweep import DEFAULT_SIZES, find_max_rate, plot_sweep, sweep_buffer_size, sweep_table
+from sgdma.capture.transport import APIS
 
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
           "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30}
@@ -143,8 +143,8 @@ def cli_sweep(board: str = "zynq7000", sizes=None, apis=None, caches=None, sampl
     ``apis``/``caches``: lists or comma-separated text (default: all; ``api``/``cache`` are
     accepted as one-item aliases); ``sizes``: see ``parse_sizes`` (default 64 B .. 128 KiB);
     ``plot_dir``: also write the PNG (its path goes in every record's "plot")."""
-    from ..cpu import POLICIES
-    from .sweep import default_jobs
+    from sgdma.models.cpu import POLICIES
+    from sgdma.capture.sweep import default_jobs
 
     apis = _list(apis if apis is not None else api, APIS, "api")
     caches = _list(caches if caches is not None else cache, POLICIES, "cache policy")

@@ -11,10 +11,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from . import characterize as ch
-from . import pg021 as P
-from .board import VirtualBoard
-from .driver import AxiDma
+from sgdma.experiments import characterize as ch
+from sgdma.hw import pg021 as P
+from sgdma.board.virtual import VirtualBoard
+from sgdma.driver.axidma import AxiDma
 
 S0_MAX_THROUGHPUT_MBPS = 10_600.0   # S0: 256 bit per 3.003 ns = 10.6 GB/s
 S0_LATENCY_MIN_NS = 849.0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 def directory() -> Path:
-    return Path(str(resources.files("sgdma") / "presets"))
+    return Path(str(resources.files("sgdma.hw") / "presets"))
 
 
 def names() -> list[str]:

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _core, presets
-from . import pg021 as P
+from sgdma import _core
+from sgdma.hw import presets
+from sgdma.hw import pg021 as P
 
 #: Keyword overrides accepted by VirtualBoard and the preset key each sets.
 OVERRIDE_KEYS = {
@@ -445,7 +446,7 @@ class VirtualBoard:
     def coherency(self):
         """The cache-coherency checker of DMA buffers (:class:`sgdma.coherency.Coherency`)."""
         if getattr(self, "_coherency", None) is None:
-            from .coherency import Coherency
+            from sgdma.board.coherency import Coherency
             self._coherency = Coherency(self._b)
         return self._coherency
 
