@@ -1,16 +1,14 @@
 /*
- * board.c - the virtual board: address map, CPU MMIO dispatch, virtual time
- * and the platform-ops table the driver core runs on.
+ * board.c - the virtual board: CPU accesses through the bus, virtual time, the
+ * seeded generator and the platform-ops table the driver core runs on.  It
+ * names no device: machine.c maps them, the bus dispatches to their ops.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sgdma/csm.h"
 #include "internal.h"
 #include "mem/coherency.h"
-
-#define GPIO_SPAN CSM_GPIO_SPAN   /* per block; two blocks back to back */
 
 /* splitmix64 seeds xoshiro256**: one generator for everything random. */
 static uint64_t splitmix(uint64_t *s)
@@ -102,7 +100,11 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		vb_destroy(b);
 		return NULL;
 	}
-	vb_dma_reset(b);
+	if (vb_machine_attach(b, err, errlen) < 0) {
+		vb_destroy(b);
+		return NULL;
+	}
+	vb_bus_reset(&b->bus);
 	return b;
 }
 
@@ -120,6 +122,13 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	/* anchored at "now": a trial's outcome depends on its seed, not on history */
 	vb_dram_init(&b->dram, &b->cfg.dram, b->now + (refi ? r % refi : 0));
 	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->now;
+}
+
+uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr)
+{
+	if (last_addr)
+		*last_addr = b->bus.last_decerr_addr;
+	return b->bus.decerr_count;
 }
 
 const struct vb_dram_stats *vb_dram_stats(vb_board *b) { return &b->dram.stats; }
@@ -147,9 +156,24 @@ uint64_t vb_now_ps(const vb_board *b) { return b->now; }
 /* Catch the model up to "now": process every transaction that ends by then. */
 void vb_sync(vb_board *b)
 {
+	const struct vb_mapping *m;
 	uint64_t t;
-	while ((t = vb_dma_next_event(b)) <= b->now)
-		vb_dma_step(b, t);
+
+	while ((t = vb_bus_next_event(&b->bus, &m)) <= b->now)
+		m->ops->step(m->dev, t);
+}
+
+bool vb_step_next(vb_board *b, uint64_t limit_ps)
+{
+	const struct vb_mapping *m;
+	uint64_t t = vb_bus_next_event(&b->bus, &m);
+
+	if (t == VB_NO_TIME || t > limit_ps)
+		return false;
+	if (t > b->now)
+		b->now = t;
+	m->ops->step(m->dev, t);
+	return true;
 }
 
 void vb_advance_ps(vb_board *b, uint64_t ps)
@@ -160,18 +184,25 @@ void vb_advance_ps(vb_board *b, uint64_t ps)
 
 uint64_t vb_run_until_quiet(vb_board *b, uint64_t limit_ps)
 {
-	uint64_t t;
-	while ((t = vb_dma_next_event(b)) != VB_NO_TIME && t <= limit_ps) {
-		if (t > b->now)
-			b->now = t;
-		vb_dma_step(b, t);
-	}
+	while (vb_step_next(b, limit_ps))
+		;
 	return b->now;
 }
 
 /* ---- CPU side ----------------------------------------------------------- */
 
-static bool in(uint64_t addr, uint64_t base, uint64_t span) { return addr >= base && addr - base < span; }
+/* A CPU access that decodes to no device and no memory: the interconnect
+ * answers DECERR.  Logged once per address run and counted, as QEMU logs guest
+ * errors; the read returns 0. */
+static void decerr(vb_board *b, uint64_t addr, bool write)
+{
+	if (b->bus.decerr_count == 0 || b->bus.last_decerr_addr != addr)
+		fprintf(stderr, "sgdma virtual board: CPU %s of 0x%llx decodes to no device or memory (DECERR)\n",
+			write ? "write" : "read", (unsigned long long)addr);
+	b->bus.decerr_count++;
+	b->bus.last_decerr_addr = addr;
+	b->bus.last_decerr_write = write;
+}
 
 /* One CPU access of `cost_ps`: the register blocks answer as MMIO; DDR is
  * plain memory at that cost, or, when `through_dram`, waits for the DRAM model
@@ -182,16 +213,17 @@ static uint32_t cpu_read(vb_board *b, uint64_t addr, uint64_t cost_ps, bool thro
 	void *p = vb_mem_ptr(b, addr, 4);
 	uint32_t v = 0;
 
+	const struct vb_mapping *m = vb_bus_find(&b->bus, addr);
+
 	b->now += cost_ps;
 	b->mmio_reads++;
 	vb_sync(b);
-	if (in(addr, b->cfg.dma_base, VB_DMA_SPAN))
-		return vb_dma_read(b, (uint32_t)(addr - b->cfg.dma_base));
-	if (in(addr, b->cfg.gpio_base, VB_GPIO_BLOCKS * GPIO_SPAN))
-		return vb_gpio_read(b, (unsigned)((addr - b->cfg.gpio_base) / GPIO_SPAN),
-				    (uint32_t)((addr - b->cfg.gpio_base) % GPIO_SPAN));
-	if (!p)
+	if (m)
+		return m->ops->read(m->dev, addr - m->base);
+	if (!p) {
+		decerr(b, addr, false);
 		return 0;
+	}
 	if (through_dram) {
 		vb_ic_read(b, start, addr, 4, &done);
 		if (done > b->now) {
@@ -208,21 +240,20 @@ static void cpu_write(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_
 	uint64_t start = b->now, done;
 	void *p = vb_mem_ptr(b, addr, 4);
 
+	const struct vb_mapping *m = vb_bus_find(&b->bus, addr);
+
 	b->now += cost_ps;
 	b->mmio_writes++;
 	vb_sync(b);
-	if (in(addr, b->cfg.dma_base, VB_DMA_SPAN)) {
-		vb_dma_write(b, (uint32_t)(addr - b->cfg.dma_base), value);
-		vb_sync(b);
+	if (m) {
+		m->ops->write(m->dev, addr - m->base, value);
+		vb_sync(b);   /* a write may start work that is already due */
 		return;
 	}
-	if (in(addr, b->cfg.gpio_base, VB_GPIO_BLOCKS * GPIO_SPAN)) {
-		vb_gpio_write(b, (unsigned)((addr - b->cfg.gpio_base) / GPIO_SPAN),
-			      (uint32_t)((addr - b->cfg.gpio_base) % GPIO_SPAN), value);
+	if (!p) {
+		decerr(b, addr, true);
 		return;
 	}
-	if (!p)
-		return;
 	if (through_dram) {
 		done = vb_ic_write(b, start, addr, 4);
 		if (done > b->now) {

@@ -794,3 +794,20 @@ void vb_get_stats(vb_board *b, enum vb_chan_id ch, struct vb_stats *out)
 	out->mmio_reads = b->mmio_reads;
 	out->mmio_writes = b->mmio_writes;
 }
+
+/* ---- bus glue: the DMA's register window (dev = the board) ---------------- */
+
+static uint32_t ops_read(void *dev, uint64_t off) { return vb_dma_read(dev, (uint32_t)off); }
+static void ops_write(void *dev, uint64_t off, uint32_t v) { vb_dma_write(dev, (uint32_t)off, v); }
+static void ops_reset(void *dev) { vb_dma_reset(dev); }
+static uint64_t ops_next_event(void *dev) { return vb_dma_next_event(dev); }
+static void ops_step(void *dev, uint64_t t) { vb_dma_step(dev, t); }
+
+const struct vb_device_ops vb_axidma_ops = {
+	.name = "axi_dma",
+	.read = ops_read,
+	.write = ops_write,
+	.reset = ops_reset,
+	.next_event = ops_next_event,
+	.step = ops_step,
+};

@@ -89,16 +89,10 @@ uint32_t vb_csm_counter(const vb_board *b, uint32_t control)
 
 bool vb_run_until_csm_done(vb_board *b, uint64_t limit_ps)
 {
-	uint64_t end = b->now > UINT64_MAX - limit_ps ? UINT64_MAX : b->now + limit_ps, t;
+	uint64_t end = b->now > UINT64_MAX - limit_ps ? UINT64_MAX : b->now + limit_ps;
 
 	vb_sync(b);
-	while (b->csm.state != CSM_DONE) {
-		t = vb_dma_next_event(b);
-		if (t == VB_NO_TIME || t > end)
-			break;
-		if (t > b->now)
-			b->now = t;
-		vb_dma_step(b, t);
-	}
+	while (b->csm.state != CSM_DONE && vb_step_next(b, end))
+		;
 	return b->csm.state == CSM_DONE;
 }

@@ -72,3 +72,23 @@ void vb_gpio_write(vb_board *b, unsigned block, uint32_t off, uint32_t value)
 		return;                                   /* PL-driven inputs */
 	block_write(g, off, value);
 }
+
+/* ---- bus glue: one window per block (dev = the block) ---------------------- */
+
+static uint32_t ops_read(void *dev, uint64_t off)
+{
+	struct vb_gpio *g = dev;
+	return vb_gpio_read(g->board, g->index, (uint32_t)off);
+}
+
+static void ops_write(void *dev, uint64_t off, uint32_t v)
+{
+	struct vb_gpio *g = dev;
+	vb_gpio_write(g->board, g->index, (uint32_t)off, v);
+}
+
+const struct vb_device_ops vb_gpio_ops = {
+	.name = "axi_gpio",
+	.read = ops_read,
+	.write = ops_write,
+};

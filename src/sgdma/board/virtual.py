@@ -494,5 +494,73 @@ class VirtualBoard:
                        "TAILDESC": self._b.read32(base + P.TAILDESC) | self._b.read32(base + P.TAILDESC_MSB) << 32}
         return out
 
+    def probe(self, channel: str) -> dict:
+        """Event times (ps) of the channel's latest run: tail/LENGTH write, first SG and data addresses,
+        first and last stream beats, payload bytes."""
+        return self._b.probe({"mm2s": 0, "s2mm": 1}[channel])
+
+    def reseed(self, seed: int) -> None:
+        """A new trial: the generator and DRAM refresh phase are redrawn; time and memory stay."""
+        self._b.reseed(int(seed))
+
+    @property
+    def bus_errors(self) -> dict:
+        """CPU accesses that decoded to no device and no memory (the interconnect's DECERR)."""
+        count, last = self._b.bus_decerrs()
+        return {"count": count, "last_address": last}
+
+    # -- CPU accesses with the CPU model's own cost (DDR through the DRAM model) -----------
+    def cpu_read32(self, addr: int, cost_ns: float) -> int:
+        return self._b.cpu_read32(int(addr), int(round(cost_ns * 1e3)))
+
+    def cpu_write32(self, addr: int, value: int, cost_ns: float) -> None:
+        self._b.cpu_write32(int(addr), int(value) & 0xFFFFFFFF, int(round(cost_ns * 1e3)))
+
+    # -- PL devices ----------------------------------------------------------------------
+    @property
+    def dac(self) -> "Dac":
+        """The PL DAC consumer of gate sequences (words at the gate rate behind a FIFO)."""
+        return Dac(self)
+
+    @property
+    def adc(self) -> "Adc":
+        """The ADC producer on the S2MM input (samples at a rate into a PL FIFO)."""
+        return Adc(self)
+
+    def run_until_csm_done(self, limit_ns: float) -> bool:
+        """The CPU waits (no bus traffic) until the timing engine is DONE or limit_ns passed."""
+        return bool(self._b.run_until_csm_done(int(limit_ns * 1e3)))
+
     def __repr__(self) -> str:
         return f"VirtualBoard(preset={self.preset!r}, seed={self.seed}, now_ns={self.now_ns:.1f})"
+
+
+class Dac:
+    """The PL DAC consumer (csrc/vboard/pl/dac.c)."""
+
+    def __init__(self, board: VirtualBoard):
+        self._b = board._b
+
+    def configure(self, word_ns: float, lead_ns: float, fifo_words: int) -> None:
+        """Play one stream word every word_ns, starting lead_ns after the first, behind a FIFO of
+        fifo_words; word_ns = 0 switches the DAC off."""
+        self._b.dac_configure(int(round(word_ns * 1e3)), int(round(lead_ns * 1e3)), int(fifo_words))
+
+    def report(self) -> dict:
+        return self._b.dac_report()
+
+
+class Adc:
+    """The ADC producer on the S2MM stream input (csrc/vboard/pl/adc.c)."""
+
+    def __init__(self, board: VirtualBoard):
+        self._b = board._b
+
+    def start(self, rate_sps: float, sample_bytes: int, fifo_bytes: int, packet_bytes: int) -> None:
+        self._b.adc_start(float(rate_sps), int(sample_bytes), int(fifo_bytes), int(packet_bytes))
+
+    def stop(self) -> None:
+        self._b.adc_stop()
+
+    def report(self) -> dict:
+        return self._b.adc_report()

@@ -388,7 +388,7 @@ class CaptureDriver:
 
     def _data_can_arrive(self) -> bool:
         """Something can still fill an armed buffer: an active ADC, or data queued at the source."""
-        adc = self.board._b.adc_report()
+        adc = self.board.adc.report()
         return adc["active"] or adc["level"] > 0 or self.board.s2mm_source.pending > 0
 
     def _sleep_until_irq(self, deadline_ps: int | None) -> bool:

@@ -18,8 +18,8 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from sgdma import _core
 from sgdma.hw import pg021 as P
+from sgdma.board.programs import s0_trials
 from sgdma.board.virtual import VirtualBoard
 from sgdma.driver.axidma import AxiDma
 from sgdma.hw.layout import Layout
@@ -191,7 +191,7 @@ class Bench:
     def trial(self, p: Point, seed: int) -> tuple[float, float, float]:
         """One S2MM trial in Python (MM2S trials run in C, see _c_trials)."""
         b = self.board
-        b._b.reseed(seed)
+        b.reseed(seed)
         self.dma.reset()
         t0 = b.now_ps
         rng = np.random.default_rng(seed)
@@ -227,7 +227,7 @@ class Bench:
         return self._probe_figures(p.bytes_per_bd)
 
     def _probe_figures(self, payload: int) -> tuple[float, float]:
-        pr = self.board._b.probe(1)
+        pr = self.board.probe("s2mm")
         if pr["t_first_beat"] is None:
             raise TimeoutError(f"S2MM moved no data; DMA registers: {self.board.dma_registers()['s2mm']}")
         lat = (pr["t_first_beat"] - pr["t_kick"]) / 1e3
@@ -248,8 +248,8 @@ def _c_trials(bench: Bench, p: Point, seeds: np.ndarray) -> tuple[list, list, fl
     # generous bound: 2 us per BD (fetch-bound small BDs) plus 10x the stream time
     expected_ns = 50_000 + p.bds * p.cycles * 2_000 + payload / (blk.data_bytes * blk.clock_mhz) * 1e3 * 10
     polls = int(expected_ns / max(b.option("cpu.mmio_read_ns"), 1.0)) + 1000
-    raw, sim = _core.s0_trials(
-        b._b, dma_base=blk.base, gpio_base=b.gpio_base, bd_dev=lay.bd_base, bd_capacity=lay.max_bds,
+    raw, sim = s0_trials(
+        b, dma_base=blk.base, gpio_base=b.gpio_base, bd_dev=lay.bd_base, bd_capacity=lay.max_bds,
         buffer_base=lay.buffer_base, buffer_bytes=lay.buffer_bytes, addr_width=blk.addr_width,
         length_width=blk.length_width, data_bytes=blk.data_bytes, poll_limit=min(polls, 2**32 - 1),
         bytes_per_bd=p.bytes_per_bd, bds=p.bds, cycles=p.cycles, random=bench.setup.placement == "random",

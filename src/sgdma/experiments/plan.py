@@ -44,14 +44,14 @@ def short_playback(board_name: str, bytes_per_bd: int, n_bds: int, word_ns: floa
     b = VirtualBoard(board_name, seed=seed, timing_only=True)
     dma = AxiDma(b)
     dma.reset()
-    b._b.dac_configure(int(round(word_ns * 1e3)), int(round(word_ns * 1e3 * max(1, fifo // 2))), fifo)
+    b.dac.configure(word_ns, word_ns * max(1, fifo // 2), fifo)
     buf = b.allocate(n_bds * bytes_per_bd)
     ring = dma.mm2s.ring(n_bds)
     ring.fill(buf.physical_address + np.arange(n_bds, dtype=np.uint64) * bytes_per_bd,
               np.full(n_bds, bytes_per_bd, np.uint32))
     ring.submit()
     b.run_until_quiet()
-    return b._b.dac_report()
+    return b.dac.report()
 
 
 def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str = "zcu111",

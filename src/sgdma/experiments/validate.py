@@ -116,7 +116,7 @@ def pg021_checks() -> list[Check]:
     ring.add_packets([b.allocate(64)])
     ring.submit()
     ring.wait()
-    pr = b._b.probe(0)
+    pr = b.probe("mm2s")
     rows = [("MM2S tail write -> SG AR valid", P.LAT_TAIL_TO_SG_AR, pr["t_sg_ar"] - pr["t_kick"]),
             ("MM2S SG AR valid -> MM2S AR valid", P.LAT_SG_AR_TO_MM2S_AR, pr["t_data_ar"] - pr["t_sg_ar"]),
             ("MM2S AR valid -> TVALID", P.LAT_MM2S_AR_TO_TVALID, pr["t_first_beat"] - pr["t_data_ar"])]
@@ -125,7 +125,7 @@ def pg021_checks() -> list[Check]:
     b.s2mm_source.send(bytes(64))
     rx.submit()
     rx.wait()
-    pr = b._b.probe(1)
+    pr = b.probe("s2mm")
     rows += [("S2MM tail write -> SG AR valid", P.LAT_TAIL_TO_SG_AR, pr["t_sg_ar"] - pr["t_kick"]),
              ("S2MM TVALID -> AW valid", P.LAT_S2MM_TVALID_TO_AW, pr["t_data_ar"] - pr["t_first_beat"])]
     for name, published, ps in rows:
@@ -149,7 +149,7 @@ def refresh_checks(samples: int = 400, seed: int = 0) -> list[Check]:
         ring.fill([buf.physical_address], [32])
         ring.submit()
         b.run_until_quiet()
-        pr = b._b.probe(0)
+        pr = b.probe("mm2s")
         kicks.append(pr["t_kick"] / 1e3)
         lats.append((pr["t_first_beat"] - pr["t_kick"]) / 1e3)
         ring.reclaim()

@@ -21,14 +21,13 @@ Typical use::
 from importlib import resources
 from pathlib import Path
 
-from sgdma.sequence.circuit import Circuit, GateApplication
+from sgdma.sequence.circuit import Circuit, GateApplication, randomized_benchmarking
 from sgdma.sequence.errors import (CircuitError, LibraryError, RecalibrationRaceError, RegionExhaustedError, RingBusyError,
                      SegmentLimitError, SequenceError, StaleRingError, UnknownGateError, UnknownSegmentError,
                      WordSizeError)
 from sgdma.sequence.gates import GateDef, GateLibrary, SegmentRef
 from sgdma.sequence.memory import MemoryMap
 from sgdma.sequence.params import parse_value
-from sgdma.sequence.rb import randomized_benchmarking
 from sgdma.sequence.rings import RingHandle
 from sgdma.sequence.segments import Segment, SegmentStore
 from sgdma.sequence.sequencer import Sequencer

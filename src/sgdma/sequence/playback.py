@@ -100,26 +100,26 @@ def _handoff(board, apu, rpu, value, rng, tl, seq, data, tx, rx, kind, apu_cost,
     """APU writes the value then the flag; the RPU's busy-wait sees the flag, reads the
     value and acknowledges; the APU sees the acknowledgement.  Returns the time from the
     APU's first write to the RPU holding the value."""
-    b, ps = board._b, lambda ns: int(round(ns * 1e3))
+    b = board
     t0 = board.now_ns
-    b.cpu_write32(data, value & 0xFFFFFFFF, ps(apu_cost[0]))
-    b.cpu_write32(tx, seq, ps(apu_cost[0]))
+    b.cpu_write32(data, value & 0xFFFFFFFF, apu_cost[0])
+    b.cpu_write32(tx, seq, apu_cost[0])
     tl.span("APU", f"{kind} mailbox: post ring address", t0, board.now_ns)
     # the RPU was already spinning: its next poll comes somewhere in one poll period
     board.advance(float(rng.uniform(0, rpu_cost[1])))
     t_rpu = board.now_ns
     for polls in range(1, 100_001):
-        if b.cpu_read32(tx, ps(rpu_cost[1])) == seq:
+        if b.cpu_read32(tx, rpu_cost[1]) == seq:
             break
     else:
         raise TimeoutError(f"{kind} mailbox: the RPU never saw flag {seq} at 0x{tx:x}")
-    got = b.cpu_read32(data, ps(rpu_cost[1]))
+    got = b.cpu_read32(data, rpu_cost[1])
     t_has = board.now_ns
-    b.cpu_write32(rx, seq | ACK, ps(rpu_cost[0]))
+    b.cpu_write32(rx, seq | ACK, rpu_cost[0])
     tl.span("RPU", f"{kind} mailbox: receive, acknowledge ({polls} polls)", t_rpu, board.now_ns)
     t_ack = board.now_ns
     for _ in range(100_000):
-        if b.cpu_read32(rx, ps(apu_cost[1])) == (seq | ACK):
+        if b.cpu_read32(rx, apu_cost[1]) == (seq | ACK):
             break
     else:
         raise TimeoutError(f"{kind} mailbox: the APU never saw the acknowledgement at 0x{rx:x}")
@@ -162,7 +162,7 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None) -> PlaybackResul
     # 3. the PL: DAC words at the gate rate, FIFO depth, start lead
     word_ns = cfg.gate_time_ns / max(1.0, float(np.median(gate_beats)))
     lead = cfg.gate_time_ns if cfg.lead_ns is None else cfg.lead_ns
-    board._b.dac_configure(int(round(word_ns * 1e3)), int(round(lead * 1e3)), cfg.fifo_depth)
+    board.dac.configure(word_ns, lead, cfg.fifo_depth)
 
     # 4. the RPU: CURDESC + RS, the timing engine's handshake, then the tail write
     t = board.now_ns
@@ -180,7 +180,7 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None) -> PlaybackResul
 
     # 5. the run: until the engine has seen every word (the RPU waits in standby)
     budget_ps = int((total_beats * word_ns + lead + 1e6) * 1e3 * 4)
-    if not board._b.run_until_csm_done(budget_ps):
+    if not board.run_until_csm_done(budget_ps / 1e3):
         regs = board.dma_registers()["mm2s"]
         raise TimeoutError(f"playback did not finish: the timing engine saw fewer than {total_beats} words; "
                            f"MM2S DMASR {regs['DMASR_decoded']}, CURDESC 0x{regs['CURDESC']:x}")
@@ -197,7 +197,7 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None) -> PlaybackResul
 
 def _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns, t_tail, gate_beats,
             cyclic) -> PlaybackResult:
-    dac = board._b.dac_report()
+    dac = board.dac.report()
     packets = board.mm2s_sink.timing()
     first = np.array([p["first_ns"] for p in packets])
     last = np.array([p["last_ns"] for p in packets])
