@@ -114,7 +114,7 @@ def s0_sweep_timing_only() -> dict:
     """S0's whole sweep (169 points x 100 trials, timing only): one worker against the virtual time it
     simulates (overall and the slowest point), then the scaling efficiency time(1) / (N * time(N)) with N = 2
     local processes and N = 2 Dask workers (a LocalCluster), all in this run."""
-    from sgdma.experiments.executor import LocalExecutor, make_executor
+    from sgdma.executor import LocalExecutor, make_executor
 
     wall1, recs = _timed_sweep(LocalExecutor(1))
     sim = sum(r.simulated_ns for r in recs) / 1e9
