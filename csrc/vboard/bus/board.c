@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "mem/coherency.h"
+#include "pl/rtio.h"
 
 /* splitmix64 seeds xoshiro256**: one generator for everything random. */
 static uint64_t splitmix(uint64_t *s)
@@ -143,6 +144,7 @@ void vb_destroy(vb_board *b)
 	vb_dac_fini(b);
 	vb_adc_fini(b);
 	vb_coherency_fini(b);
+	vb_rtio_free(b->rtio);
 	free(b->scratch);
 	free(b);
 }
