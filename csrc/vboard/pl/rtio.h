@@ -230,4 +230,12 @@ bool vb_rtio_drain(struct vb_rtio *r, uint64_t limit_ps);
 void vb_rtio_an_arm(struct vb_rtio *r, uint64_t base, uint64_t size);
 bool vb_rtio_an_disarm(struct vb_rtio *r, uint64_t limit_ps);
 
+/* rtio_trace.c: byte-exact trace encoding.  encode: bytes written (incl. the end
+ * marker), -(i+1) if event i has a bad word count, -(n+1) if out is too small.
+ * decode: events, or -(offset+1) of a malformed record / -(len+1) if unterminated. */
+int64_t vb_rtio_encode(const int64_t *ts, const uint32_t *target, const uint8_t *nwords, const uint32_t *data,
+		       size_t n, uint8_t *out, size_t cap);
+int64_t vb_rtio_decode(const uint8_t *buf, size_t len, int64_t *ts, uint32_t *target, uint8_t *nwords,
+		       uint32_t *data, size_t max_events, size_t max_words, size_t *words_out);
+
 #endif
