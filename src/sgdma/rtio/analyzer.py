@@ -128,7 +128,7 @@ def to_vcd(d: Dump, path: str, ref_period_s: float = 1e-9, channel_names: dict[i
     if d.wrapped:
         note.append(f"ring buffer wrapped {d.wraps} times: the oldest messages are gone")
     with open(path, "w") as f:
-        with VCDWriter(f, timescale=f"{ps} ps", comment="; ".join(note) or "sgdma RTIO analyzer") as w:
+        with VCDWriter(f, timescale=f"{ps} ps", date="sgdma virtual board", comment="; ".join(note) or "sgdma RTIO analyzer") as w:
             flags = {"overflow": w.register_var("analyzer", "overflow", "wire", size=1, init=int(d.overflow)),
                      "wrapped": w.register_var("analyzer", "ring_wrapped", "wire", size=1, init=int(d.wrapped))}
             slack = w.register_var("rtio", "rtio_slack", "real", init=0.0)
