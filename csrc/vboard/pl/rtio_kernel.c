@@ -23,6 +23,19 @@
 #define POLL_LIMIT 10000000u   /* bound on every spin: nothing hangs */
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static bool idle(void *ctx)
+{
+	const struct vb_rtio *r = ctx;
+	for (unsigned i = 0; i < r->p.lanes; i++)
+		if (r->lane[i].count)
+			return false;
+	return !r->pend && r->wq_n == 0 && r->dma.phase == DMA_IDLE && r->wf.n == 0 && r->acp.phase == 0 &&
+	       r->an.fn == 0 && r->an.on == 0;
+}
+
+static bool dma_idle(void *ctx) { return ((const struct vb_rtio *)ctx)->dma.phase == DMA_IDLE; }
+static bool acp_replied(void *ctx) { return ((const struct vb_rtio *)ctx)->acp.replied; }
 static uint64_t ns_ps(double ns) { return (uint64_t)(ns * 1000.0 + 0.5); }
 
 struct vb_rtio *vb_rtio_of(vb_board *b) { return b->rtio; }
@@ -233,9 +246,8 @@ static uint32_t acp_kick(struct vb_rtio *r, uint32_t *batch_idx)
 	cpu_cycles(r, r->p.sev_cycles);
 	r->k.sevs++;
 	rtio_acp_evento(r, vb_now_ps(r->b));
-	for (unsigned i = 0; !r->acp.replied; i++)
-		if (i > POLL_LIMIT || !vb_step_next(r->b, VB_NO_TIME - 1))
-			return RTIO_O_STATUS_WAIT;   /* the gateware never answered */
+	if (!vb_run_until(r->b, acp_replied, r, VB_NO_TIME - 1))
+		return RTIO_O_STATUS_WAIT;   /* the gateware never answered */
 	cpu_until(r, r->acp.t_reply + ns_ps(r->p.poll_miss_ns));
 	memcpy(&word, in + ACP_IN_STATUS, 4);
 	memcpy(&idx, in + ACP_IN_BATCH_CNT, 4);
@@ -366,11 +378,18 @@ int vb_rtio_k_playback(struct vb_rtio *r, uint64_t ptr, uint64_t limit_ps, struc
 	csr_store(r, RTIO_R_CRI_SELECTED, 1);
 	csr_store(r, RTIO_R_DMA_ENABLE, 1);
 	deadline = vb_now_ps(r->b) + limit_ps;
-	/* the first load returns after the stores have landed, so enable already reads 1 */
-	while (csr_load(r, RTIO_R_DMA_ENABLE)) {
-		if (vb_now_ps(r->b) > deadline) {
+	/* The CPU spins on enable with back-to-back loads.  The first returns after the stores have landed (so it
+	 * reads 1); the loads change nothing, so the board runs to the engine's end and the spin ends with the first
+	 * load that samples after it: one every csr_read_ns from the first. */
+	if (csr_load(r, RTIO_R_DMA_ENABLE)) {
+		uint64_t s0 = vb_now_ps(r->b), per = ns_ps(r->p.csr_read_ns), k;
+		if (!vb_run_until(r->b, dma_idle, r, deadline)) {
 			out->timeout = true;
-			break;
+		} else {
+			k = (r->dma.t_end > s0 ? (r->dma.t_end - s0 + per - 1) / per : 0) + 1;
+			r->k.gp_reads += k;
+			r->k.port_free = s0 + k * per;
+			cpu_until(r, s0 + k * per);
 		}
 	}
 	csr_store(r, RTIO_R_CRI_SELECTED, sel);
@@ -424,22 +443,9 @@ void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t ha
 	out->err_ts = r->k.err_ts;
 }
 
-static bool idle(const struct vb_rtio *r)
-{
-	for (unsigned i = 0; i < r->p.lanes; i++)
-		if (r->lane[i].count)
-			return false;
-	return !r->pend && r->wq_n == 0 && r->dma.phase == DMA_IDLE && r->wf.n == 0 && r->acp.phase == 0 &&
-	       r->an.fn == 0 && r->an.on == 0;
-}
-
 bool vb_rtio_drain(struct vb_rtio *r, uint64_t limit_ps)
 {
-	uint64_t deadline = vb_now_ps(r->b) + limit_ps;
-	while (!idle(r))
-		if (!vb_step_next(r->b, deadline))
-			return idle(r);
-	return true;
+	return vb_run_until(r->b, idle, r, vb_now_ps(r->b) + limit_ps);
 }
 
 void vb_rtio_an_arm(struct vb_rtio *r, uint64_t base, uint64_t size)
