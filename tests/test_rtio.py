@@ -378,3 +378,32 @@ def test_same_seed_same_numbers():
     a = B.dma_interval(sgdma.VirtualBoard("zc706", seed=3), analyzer=True)
     b = B.dma_interval(sgdma.VirtualBoard("zc706", seed=3), analyzer=True)
     assert a == b
+
+
+# ---- CLI ---------------------------------------------------------------------------------------------------
+
+def test_cli_bench_analyze_demo(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from sgdma.cli import main
+
+    run = CliRunner()
+    r = run.invoke(main, ["rtio", "bench", "--initiator", "fifo", "--baseline", "", "--json", str(tmp_path / "b.json"),
+                          "--plot", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    rows = json.loads((tmp_path / "b.json").read_text())
+    assert rows[0]["initiator"] == "fifo" and (tmp_path / "rtio_intervals.png").exists()
+    r = run.invoke(main, ["rtio", "demo", "--pulses", "50", "--out", str(tmp_path / "d")])
+    assert r.exit_code == 0, r.output
+    assert "sustained DMA event interval" in r.output
+    dump = tmp_path / "d" / "analyzer.dump"
+    r = run.invoke(main, ["rtio", "analyze", str(dump), "--vcd", str(tmp_path / "o.vcd")])
+    assert r.exit_code == 0, r.output
+    assert "$var wire 1" in (tmp_path / "o.vcd").read_text()
+    (tmp_path / "bad.dump").write_bytes(b"xyz")
+    r = run.invoke(main, ["rtio", "analyze", str(tmp_path / "bad.dump"), "--vcd", str(tmp_path / "p.vcd")])
+    assert r.exit_code == 2 and "endianness" in r.output
+    r = run.invoke(main, ["rtio", "bench", "--board", "zynq7000"])
+    assert r.exit_code == 2 and "[rtio]" in r.output
