@@ -255,7 +255,8 @@ uint32_t rtio_reg_read(struct vb_rtio *r, uint32_t off, uint64_t t)
 	case RTIO_R_DMA_ERROR_ADDRESS: return r->dma.err_addr;
 	case RTIO_R_DMA_BUS_ERROR: return r->dma.bus_error;
 	case RTIO_R_AN_ENABLE: return r->an.enabled;
-	case RTIO_R_AN_BUSY: return r->an.fn || r->an.on;
+	case RTIO_R_AN_BUSY:   /* completions are retired lazily: busy while the newest write is unanswered */
+		return r->an.fn || (r->an.on && r->an.out_done[(r->an.oh + r->an.on - 1) % RTIO_AN_OUT] > t);
 	case RTIO_R_AN_OVERFLOW: return r->an.overflow;
 	case RTIO_R_AN_BASE: return r->an.base;
 	case RTIO_R_AN_LAST: return r->an.last;
@@ -270,7 +271,6 @@ uint32_t rtio_reg_read(struct vb_rtio *r, uint32_t off, uint64_t t)
 		if (off >= RTIO_R_WF_TARGET && off <= RTIO_R_WF_ERROR_TS_LO)
 			return rtio_wf_read(r, off);
 		fprintf(stderr, "sgdma rtio: read of unmapped CSR offset 0x%x (reads 0)\n", off);
-		(void)t;
 		return 0;
 	}
 }

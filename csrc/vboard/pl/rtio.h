@@ -46,7 +46,7 @@ struct rtio_dma {
 	uint64_t rd_next, avail_end, ar_free, rec_addr, t_free;
 	uint64_t burst_done[RTIO_DMA_BURSTS], burst_end[RTIO_DMA_BURSTS];
 	unsigned bh, bn;
-	bool waiting;
+	bool waiting, rd_stop;
 	uint64_t records, dropped, t_start, t_end;
 };
 

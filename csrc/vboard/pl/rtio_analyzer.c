@@ -82,7 +82,8 @@ uint64_t rtio_an_next(struct vb_rtio *r)
 {
 	struct rtio_analyzer *a = &r->an;
 	uint64_t t = VB_NO_TIME;
-	if (a->on)
+	/* completions only matter when they free a slot the writer needs, or end the busy state */
+	if (a->on && (a->fn == 0 || a->on >= r->p.analyzer_outstanding))
 		t = a->out_done[a->oh];
 	if (a->fn && a->on < r->p.analyzer_outstanding && a->w_free < t)
 		t = a->w_free;

@@ -32,6 +32,7 @@ void rtio_dma_start(struct vb_rtio *r, uint64_t t)
 	d->ar_free = d->t_free = t;
 	d->bh = d->bn = 0;
 	d->waiting = false;
+	d->rd_stop = false;
 	d->records = d->dropped = 0;
 	d->t_start = t;
 	d->t_end = 0;
@@ -45,8 +46,7 @@ static bool can_issue(const struct vb_rtio *r)
 {
 	const struct rtio_dma *d = &r->dma;
 	uint64_t ahead = r->p.dma_outstanding * (uint64_t)r->p.dma_burst_bytes;
-	return d->phase == DMA_FLOWING && d->bn < RTIO_DMA_BURSTS && d->rd_next < d->rec_addr + ahead &&
-	       rtio_mem_ok(r->b, d->rd_next, r->p.dma_burst_bytes);
+	return d->phase == DMA_FLOWING && !d->rd_stop && d->bn < RTIO_DMA_BURSTS && d->rd_next < d->rec_addr + ahead;
 }
 
 static void issue(struct vb_rtio *r, uint64_t t)
@@ -55,6 +55,10 @@ static void issue(struct vb_rtio *r, uint64_t t)
 	while (can_issue(r) && d->ar_free <= t) {
 		uint64_t at = max64(d->ar_free, d->t_start);
 		unsigned i = (d->bh + d->bn) % RTIO_DMA_BURSTS;
+		if (!rtio_mem_ok(r->b, d->rd_next, r->p.dma_burst_bytes)) {
+			d->rd_stop = true;   /* past readable memory: only an error if the slicer needs those bytes */
+			break;
+		}
 		d->burst_done[i] = rtio_mem_read(r->b, RTIO_PORT_HP0, at, d->rd_next, r->p.dma_burst_bytes);
 		d->rd_next += r->p.dma_burst_bytes;
 		d->burst_end[i] = d->rd_next;
