@@ -4,7 +4,7 @@ from glob import glob
 from setuptools import Extension, setup
 
 sources = (sorted(glob("csrc/driver/*.c")) + sorted(glob("csrc/apps/*.c")) + sorted(glob("csrc/vboard/*.c"))
-           + ["csrc/python/module.c"])
+           + sorted(glob("csrc/platform/linux/*.c")) + sorted(glob("csrc/python/*.c")))
 
 setup(
     ext_modules=[

@@ -8,6 +8,7 @@ csrc/vboard) with board presets (``sgdma/presets``).
 from . import pg021
 from .board import MMIO, PhysicalArray, VirtualBoard
 from .driver import AxiDma, Channel, Completions, Ring
+from .linux import LinuxBoard
 from .errors import (AddressError, AlignmentError, ArgumentError, BusyError, ConfigError, DmaError,
                      DmaTimeoutError, HardwareError, LengthError, ModeError, NotHaltedError, PacketOpenError,
                      RingEmptyError, RingFullError, StreamWidthError, TailError)
@@ -15,7 +16,7 @@ from .errors import (AddressError, AlignmentError, ArgumentError, BusyError, Con
 __version__ = "0.1.0"
 
 __all__ = [
-    "VirtualBoard", "MMIO", "PhysicalArray", "AxiDma", "Channel", "Ring", "Completions", "pg021",
+    "VirtualBoard", "LinuxBoard", "MMIO", "PhysicalArray", "AxiDma", "Channel", "Ring", "Completions", "pg021",
     "DmaError", "ArgumentError", "AlignmentError", "LengthError", "StreamWidthError", "AddressError",
     "RingFullError", "RingEmptyError", "PacketOpenError", "NotHaltedError", "TailError", "ModeError",
     "BusyError", "DmaTimeoutError", "HardwareError", "ConfigError",

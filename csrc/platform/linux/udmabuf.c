@@ -9,7 +9,7 @@
  * sync_for_device (writing 1 runs the sync over the range set before).
  * Opening /dev/NAME with O_SYNC maps it uncached when sync_mode is 1 (the
  * default); sync_mode 0 keeps the CPU cache on whatever the flags.
- * The sync files stay open: each sync is five pwrite()s, no open().
+ * The sync files stay open: each sync is four writes, no open().
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -209,12 +209,16 @@ int sg_linux_open_buffer(struct sg_linux *lx, const char *spec, enum sg_linux_po
 	return 0;
 }
 
+/* One attribute write at offset 0, newline-terminated like echo's (the
+ * kernel's kstrto* parsers accept it).  lseek + write rather than pwrite so a
+ * fake root may make the file a FIFO (lseek fails there, harmlessly). */
 static int put(int fd, uint64_t v)
 {
 	char s[32];
-	int len = snprintf(s, sizeof(s), "%" PRIu64, v);
+	int len = snprintf(s, sizeof(s), "%" PRIu64 "\n", v);
 
-	return pwrite(fd, s, (size_t)len, 0) == len ? 0 : -1;
+	(void)lseek(fd, 0, SEEK_SET);
+	return write(fd, s, (size_t)len) == len ? 0 : -1;
 }
 
 /* The order u-dma-buf needs: range and direction first, then the trigger. */

@@ -178,7 +178,7 @@ static void dt_diagnose(const char *name, char *out, size_t n)
 
 int sg_linux_uio_find(const char *name, struct sg_linux_uio *u, char *err, size_t n)
 {
-	char path[SG_LINUX_PATH_LEN], list[1024] = "", why[768];
+	char path[SG_LINUX_PATH_LEN], list[1024] = "", why[2048];
 	struct names s = { list, sizeof(list) };
 	struct dirent *e;
 	DIR *d;
