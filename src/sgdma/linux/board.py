@@ -141,10 +141,12 @@ class LinuxBoard:
                               f"`modprobe u-dma-buf {region}={max(2 * alloc.size, nbytes + alloc.size)}` or its "
                               "device-tree size property)") from None
         off = addr - alloc.base
-        mem = self._host[off:off + max(nbytes, 1)]
-        np.frombuffer(mem, dtype=np.uint8)[:] = 0      # CMA allocations are zeroed; PYNQ's code relies on it
-        self._owner[addr] = (region, weakref.finalize(mem, self._release, addr, region))
-        arr = np.frombuffer(mem, dtype=dtype, count=count).reshape(shape).view(PhysicalArray)
+        raw = np.frombuffer(self._host[off:off + max(nbytes, 1)], dtype=np.uint8)
+        raw[:] = 0                         # CMA allocations are zeroed; PYNQ's code relies on it
+        # Every view of raw has raw.base (numpy's own memoryview) as its base:
+        # the allocation lives as long as any view of it.
+        self._owner[addr] = (region, weakref.finalize(raw.base, self._release, addr, region))
+        arr = raw[:nbytes].view(dtype).reshape(shape).view(PhysicalArray)
         arr._vb_board = self
         return arr
 
