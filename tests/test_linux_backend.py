@@ -319,3 +319,18 @@ def test_board_spec_parsing():
         parse_spec("linux:dam=x")
     with pytest.raises(ValueError, match="'dma' is not key=value"):
         parse_spec("linux:dma")
+
+
+def test_cli_info_lists_devices_and_opens_the_dma(fake, monkeypatch):
+    from click.testing import CliRunner
+
+    from sgdma.cli import main
+
+    r = CliRunner().invoke(main, ["info", "--board", "linux:"])
+    assert r.exit_code == 0, r.output
+    assert "uio0   axi_dma_0" in r.output and "0x00a0000000 + 0x10000" in r.output
+    assert "udmabuf0" in r.output and f"0x{PHYS:010x} + {SIZE} bytes" in r.output
+    r = CliRunner().invoke(main, ["info", "--board", "linux:dma=nope"])
+    assert r.exit_code == 3 and 'no UIO device named "nope" (found: uio0 "axi_dma_0")' in r.output
+    r = CliRunner().invoke(main, ["info", "--board", "linux:dma"])
+    assert r.exit_code == 2 and "not key=value" in r.output
