@@ -239,7 +239,7 @@ def test_no_uio_at_all_and_node_not_generic_uio(tmp_path, monkeypatch):
 def test_map_smaller_than_register_span(fake):
     fake.add_uio("tiny", 0xA004_0000, 0x40, None)
     with pytest.raises(OSError, match=r'uio1 "tiny": map 0 is 64 bytes, smaller than the AXI DMA\'s register span '
-                                      r"\(0x5c bytes"):
+                                      r"\(0x60 bytes\); make the device-tree reg property cover"):
         sgdma.LinuxBoard(dma="tiny", buffers=None, registers=fake)
 
 

@@ -19,7 +19,10 @@
 #ifndef SGDMA_BSP_IRQ_S2MM
 #define SGDMA_BSP_IRQ_S2MM 122U
 #endif
-__attribute__((weak)) const u32 sgdma_bsp_irq_ids[2] = { SGDMA_BSP_IRQ_MM2S, SGDMA_BSP_IRQ_S2MM };
+/* From sgdma_bsp_config.c when `sgdma bsp` generated it (weak reference). */
+extern const u32 sgdma_bsp_config_irq_ids[2] __attribute__((weak));
+static const u32 default_irq_ids[2] = { SGDMA_BSP_IRQ_MM2S, SGDMA_BSP_IRQ_S2MM };
+#define sgdma_bsp_irq_ids (sgdma_bsp_config_irq_ids ? sgdma_bsp_config_irq_ids : default_irq_ids)
 
 static struct {
 	Xil_ExceptionHandler handler[XIL_EXCEPTION_ID_LAST + 1];

@@ -18,8 +18,8 @@
 #endif
 
 /* `sgdma bsp` generates sgdma_bsp_config.c with the board's preset; without it
- * the compile-time default applies. */
-__attribute__((weak)) const char *const sgdma_bsp_preset = SGDMA_PRESET_DEFAULT;
+ * (a weak reference left undefined: address 0) the compile-time default applies. */
+extern const char *const sgdma_bsp_preset __attribute__((weak));
 
 static vb_board *board;
 
@@ -51,7 +51,7 @@ vb_board *sgdma_bsp_board(void)
 	if (board)
 		return board;
 	vb_config_defaults(&cfg);
-	if (vb_config_load(&cfg, preset ? preset : sgdma_bsp_preset, err, sizeof(err)) < 0) {
+	if (vb_config_load(&cfg, preset ? preset : &sgdma_bsp_preset ? sgdma_bsp_preset : SGDMA_PRESET_DEFAULT, err, sizeof(err)) < 0) {
 		fprintf(stderr, "sgdma bsp: %s (set SGDMA_PRESET to a preset file)\n", err);
 		exit(2);
 	}

@@ -505,5 +505,10 @@ def _linux_info(board: str, json_path: str | None) -> None:
     _write_json(json_path, data)
 
 
+from .cli_bsp import bsp as _bsp_command  # noqa: E402  (one module per command)
+
+main.add_command(_bsp_command)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -15,13 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sgdma/pg021.h"
 #include "sgdma/platform.h"
 
 #define SG_LINUX_NAME_LEN 64
 #define SG_LINUX_PATH_LEN 512
 
-/* PG021 register span the driver touches: MM2S 0x00.. through S2MM_LENGTH 0x58. */
-#define SG_LINUX_DMA_SPAN 0x5Cu
+/* A register window must cover both channels' registers. */
+#define SG_LINUX_DMA_SPAN PG021_REG_SPAN
 
 /* One UIO device: its first map (the register window) and its interrupt. */
 struct sg_linux_uio {

@@ -338,7 +338,7 @@ int sg_linux_open_dma(struct sg_linux *lx, const char *spec, char *err, size_t n
 		return -1;
 	if (lx->regs.size < SG_LINUX_DMA_SPAN)
 		return sg_fail(err, n, "UIO device uio%d \"%s\": map 0 is %llu bytes, smaller than the AXI DMA's "
-			       "register span (0x%x bytes, up to S2MM_LENGTH at 0x58); make the device-tree reg "
+			       "register span (0x%x bytes); make the device-tree reg "
 			       "property cover the IP's address range (64 KiB in Vivado's address editor)",
 			       lx->regs.index, spec, (unsigned long long)lx->regs.size, SG_LINUX_DMA_SPAN);
 	/* Registers are reached through the hook alone when one is set. */
