@@ -14,7 +14,7 @@
 #include "xtime_l.h"
 
 #ifndef SGDMA_PRESET_DEFAULT
-#define SGDMA_PRESET_DEFAULT "src/sgdma/presets/zcu111.toml"
+#define SGDMA_PRESET_DEFAULT "src/sgdma/hw/presets/zcu111.toml"
 #endif
 
 /* `sgdma bsp` generates sgdma_bsp_config.c with the board's preset; without it

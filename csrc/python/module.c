@@ -3,8 +3,7 @@
  * driver core.  Thin on purpose: objects own C structs, bulk data crosses as
  * buffers (numpy arrays on the Python side), constants come from pg021.h.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "core.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -13,8 +12,8 @@
 #include "sgdma/pg021.h"
 #include "sgdma/s0_bench.h"
 #include "sgdma/csm.h"
-#include "coherency.h"
-#include "dram.h"
+#include "mem/coherency.h"
+#include "mem/dram.h"
 #include "vboard.h"
 #include "pylinux.h"
 
@@ -86,12 +85,18 @@ static PyObject *raise_sg(const struct sg_error *e)
 
 /* ---- Board ---------------------------------------------------------------- */
 
-typedef struct {
-	PyObject_HEAD
-	vb_board *b;
-} BoardObject;
-
-static PyTypeObject BoardType;
+vb_board *sgpy_board(PyObject *o)
+{
+	if (!PyObject_TypeCheck(o, &BoardType)) {
+		PyErr_SetString(PyExc_TypeError, "expected a sgdma._core.Board");
+		return NULL;
+	}
+	if (!((BoardObject *)o)->b) {
+		PyErr_SetString(PyExc_ValueError, "board not initialised");
+		return NULL;
+	}
+	return ((BoardObject *)o)->b;
+}
 
 vb_board *sgdma_py_vboard(PyObject *o)
 {
@@ -292,6 +297,15 @@ static PyObject *Board_irq_pending(BoardObject *self, PyObject *arg)
 	if (PyErr_Occurred())
 		return NULL;
 	return PyBool_FromLong(vb_irq_pending(self->b, ch ? VB_S2MM : VB_MM2S));
+}
+
+static PyObject *Board_bus_decerrs(BoardObject *self, PyObject *unused)
+{
+	uint64_t last = 0, n;
+	(void)unused;
+	BOARD_OK(self);
+	n = vb_bus_decerrs(self->b, &last);
+	return Py_BuildValue("(KK)", (unsigned long long)n, (unsigned long long)last);
 }
 
 static PyObject *Board_sink_packets(BoardObject *self, PyObject *unused)
@@ -548,8 +562,8 @@ static PyObject *Board_adc_report(BoardObject *self, PyObject *u)
 			     (unsigned long long)a->fifo_samples, "drops", drops);
 }
 
-/* ---- coherency checker (csrc/vboard/coherency.h) ---------------------------- */
-#include "coherency.h"
+/* ---- coherency checker (csrc/vboard/mem/coherency.h) ---------------------------- */
+#include "mem/coherency.h"
 
 static PyObject *Board_coh_register(BoardObject *self, PyObject *args)
 {
@@ -679,6 +693,7 @@ static PyMethodDef Board_methods[] = {
 	{ "clear_faults", (PyCFunction)Board_clear_faults, METH_NOARGS, "remove injected faults" },
 	{ "cache", (PyCFunction)Board_cache, METH_VARARGS, "cache(addr, len, invalidate)" },
 	{ "irq_pending", (PyCFunction)Board_irq_pending, METH_O, "interrupt line of channel 0/1" },
+	{ "bus_decerrs", (PyCFunction)Board_bus_decerrs, METH_NOARGS, "(count, last address) of CPU DECERRs" },
 	{ "sink_packets", (PyCFunction)Board_sink_packets, METH_NOARGS, "MM2S packets as bytes" },
 	{ "sink_info", (PyCFunction)Board_sink_info, METH_NOARGS, "MM2S packets as (length, t_first_ps, t_last_ps)" },
 	{ "sink_clear", (PyCFunction)Board_sink_clear, METH_NOARGS, "forget recorded packets" },
@@ -701,7 +716,7 @@ static PyMethodDef Board_methods[] = {
 	{ NULL, NULL, 0, NULL },
 };
 
-static PyTypeObject BoardType = {
+PyTypeObject BoardType = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "sgdma._core.Board",
 	.tp_basicsize = sizeof(BoardObject),
@@ -1434,6 +1449,10 @@ PyMODINIT_FUNC PyInit__core(void)
 	m = PyModule_Create(&module_def);
 	if (!m)
 		return NULL;
+	if (sgpy_register_extensions(m) < 0) {
+		Py_DECREF(m);
+		return NULL;
+	}
 	DriverError = PyErr_NewException("sgdma._core.DriverError", PyExc_RuntimeError, NULL);
 	Py_INCREF(DriverError);
 	PyModule_AddObject(m, "DriverError", DriverError);

@@ -6,9 +6,10 @@ import weakref
 
 import numpy as np
 
-from .. import _core, presets
-from .. import pg021 as P
-from ..board import MMIO, MMIO_SPAN, AxiDmaBlock, PhysicalArray, _Allocator
+from sgdma import _core
+from sgdma.board.virtual import MMIO, MMIO_SPAN, AxiDmaBlock, PhysicalArray, _Allocator
+from sgdma.hw import pg021 as P
+from sgdma.hw import presets
 
 #: PG021's IP defaults: what a DMA is unless the preset or the caller says otherwise.
 PG021_DEFAULTS = {"addr_width": 32, "length_width": 14, "data_width": 32, "max_burst": 16, "has_dre": False,

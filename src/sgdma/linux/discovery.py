@@ -2,7 +2,7 @@
 (under $SGDMA_SYSROOT when set)."""
 from __future__ import annotations
 
-from .. import _core
+from sgdma import _core
 
 
 def devices() -> dict:

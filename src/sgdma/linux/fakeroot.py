@@ -23,7 +23,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import _core
+from sgdma import _core
 
 F_SETPIPE_SZ = 1031          # fcntl.h (Linux)
 
