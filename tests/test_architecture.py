@@ -8,7 +8,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "src" / "sgdma"
 # Lower number = lower layer.  A module may import its own layer or below, never above.
 LAYERS = {
     "_core": 0, "hw": 0, "executor": 0,
-    "board": 1, "linux": 1,        # linux: the hardware board
+    "board": 1,
     "pynq": 3,                     # PYNQ-shaped facade over a board
     "driver": 2,
     "models": 3, "output": 3,

@@ -14,8 +14,8 @@ import pytest
 
 import sgdma
 from sgdma import pg021 as P
-from sgdma.linux import devices, parse_spec
-from sgdma.linux.fakeroot import FakeRoot
+from sgdma.board.linux import devices, parse_spec
+from sgdma.board.linux.fakeroot import FakeRoot
 
 ROOT = Path(__file__).resolve().parents[1]
 PHYS, SIZE = 0x8010_0000, 1 << 22
@@ -301,7 +301,7 @@ def test_second_owner_of_a_channel_is_refused(fake, tmp_path):
     with pytest.raises(OSError, match=r'the MM2S channel of DMA "axi_dma_0" is already open .*close it there first'):
         sgdma.AxiDma(lb2)
     # and from another process
-    code = ("import sgdma\nfrom sgdma.linux.fakeroot import FakeRoot\n"
+    code = ("import sgdma\nfrom sgdma.board.linux.fakeroot import FakeRoot\n"
             "vb = sgdma.VirtualBoard('zcu111')\n"
             "try:\n sgdma.AxiDma(sgdma.LinuxBoard(dma='axi_dma_0', buffers=None, registers=vb))\n"
             "except OSError as e: print(e)\n")

@@ -8,7 +8,7 @@ csrc/vboard) with board presets (``sgdma/presets``).
 from sgdma.hw import pg021
 from sgdma.board.virtual import MMIO, PhysicalArray, VirtualBoard
 from sgdma.driver.axidma import AxiDma, Channel, Completions, Ring
-from sgdma.linux import LinuxBoard
+from sgdma.board.linux import LinuxBoard
 from sgdma.driver.errors import (AddressError, AlignmentError, ArgumentError, BusyError, ConfigError, DmaError,
                      DmaTimeoutError, HardwareError, LengthError, ModeError, NotHaltedError, PacketOpenError,
                      RingEmptyError, RingFullError, StreamWidthError, TailError)

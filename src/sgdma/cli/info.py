@@ -18,7 +18,7 @@ def info(board: str, json_path: str | None) -> None:
     ``--board linux:[dma=NAME,buffers=NAME]`` lists this system's UIO devices and
     u-dma-buf buffers instead (and opens the DMA when named)."""
     from sgdma.board.virtual import VirtualBoard
-    from sgdma.linux.spec import is_linux_spec
+    from sgdma.board.linux.spec import is_linux_spec
 
     if is_linux_spec(board):
         _linux_info(board, json_path)
@@ -56,7 +56,7 @@ def info(board: str, json_path: str | None) -> None:
 
 
 def _linux_info(board: str, json_path: str | None) -> None:
-    from sgdma.linux.report import info_lines
+    from sgdma.board.linux.report import info_lines
 
     try:
         lines, data = info_lines(board)
