@@ -1346,7 +1346,42 @@ static PyObject *format_reg(PyObject *m, PyObject *args)
 	return PyUnicode_FromString(buf);
 }
 
+/* ---- stream trace: what the PL saw, as numpy-ready byte buffers (sgdma.beats) ---- */
+
+static PyObject *trace_enable(PyObject *mod, PyObject *args)
+{
+	PyObject *board;
+	int on;
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "O!p", &BoardType, &board, &on))
+		return NULL;
+	BOARD_OK((BoardObject *)board);
+	vb_trace_enable(((BoardObject *)board)->b, on);
+	Py_RETURN_NONE;
+}
+
+static PyObject *trace_take(PyObject *mod, PyObject *arg)
+{
+	const struct vb_trace *r;
+	(void)mod;
+	if (!PyObject_TypeCheck(arg, &BoardType)) {
+		PyErr_SetString(PyExc_TypeError, "trace_take(board): a sgdma._core.Board");
+		return NULL;
+	}
+	BOARD_OK((BoardObject *)arg);
+	r = vb_trace_state(((BoardObject *)arg)->b);
+#define BYTES(p, n) PyBytes_FromStringAndSize((const char *)(p), (Py_ssize_t)((n) * sizeof(*(p))))
+	return Py_BuildValue("{s:O,s:N,s:N,s:N,s:N,s:N}", "on", r->on ? Py_True : Py_False,
+			     "beat_ps", BYTES(r->beat_t, r->n_beats), "beat_last", BYTES(r->beat_last, r->n_beats),
+			     "ctl_ps", BYTES(r->ctl_t, r->n_ctl), "ctl_value", BYTES(r->ctl_v, r->n_ctl),
+			     "ctl_reg", BYTES(r->ctl_reg, r->n_ctl));
+#undef BYTES
+}
+
 static PyMethodDef module_methods[] = {
+	{ "trace_enable", trace_enable, METH_VARARGS,
+	  "trace_enable(board, on): record the MM2S beats and timing-engine GPIO writes (clears)" },
+	{ "trace_take", trace_take, METH_O, "trace_take(board) -> dict of raw arrays (uint64/uint8/uint32 bytes)" },
 	{ "set_error_classes", set_error_classes, METH_O, "map status names to exception classes" },
 	{ "s0_trials", (PyCFunction)(void (*)(void))s0_trials, METH_VARARGS | METH_KEYWORDS,
 	  "run S0's RPU benchmark program once per seed" },

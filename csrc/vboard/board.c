@@ -132,6 +132,7 @@ void vb_destroy(vb_board *b)
 	vb_mem_fini(b);
 	vb_stream_fini(b);
 	vb_dac_fini(b);
+	vb_trace_fini(b);
 	vb_adc_fini(b);
 	vb_coherency_fini(b);
 	free(b->scratch);
