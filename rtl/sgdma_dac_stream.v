@@ -2,10 +2,11 @@
 // FIFO (FIFO_DEPTH words) -> one word every GATE_CLOCKS clocks to the DAC.
 //
 // Playback starts LEAD_CLOCKS after the first word is accepted; word j is due
-// GATE_CLOCKS after word j-1 was played.  A word that is not there when due is
-// an underflow: counted once, with the gate (TLAST-delimited packet) it belongs
-// to for the first one; the DAC holds and plays the word the clock it arrives,
-// so the schedule slips.  TREADY falls while the FIFO is full, except on the
+// GATE_CLOCKS after word j-1 was played.  A word that is not there when due
+// starves the DAC (`starved`): it holds, and plays the word the clock it
+// arrives, so the schedule slips.  That word is an underflow, counted when it
+// arrives (an ended stream is no underflow), with the gate (TLAST-delimited
+// packet) of the first one.  TREADY falls while the FIFO is full, except on the
 // clock a word leaves (back-pressure on the DMA).  An empty FIFO passes an
 // arriving word straight to the DAC.  Behaviour of csrc/vboard/dac.c.
 module sgdma_dac_stream #(
@@ -25,7 +26,8 @@ module sgdma_dac_stream #(
     output reg  [DATA_WIDTH-1:0] dac_data,
     output reg                   dac_valid,             // one clock per word played
     // status
-    output reg                   underflow,             // one clock per word that was late
+    output reg                   starved,               // a word was due and the FIFO is empty
+    output reg                   underflow,             // one clock per late word, when it arrives
     output reg  [31:0]           underflow_count,       // saturates
     output reg  [31:0]           first_underflow_gate,
     output reg                   first_underflow_valid
@@ -69,7 +71,7 @@ module sgdma_dac_stream #(
     reg  [DATA_WIDTH-1:0] mem [0:FIFO_DEPTH-1];
     reg  [AW-1:0] wr_ptr, rd_ptr;
     reg  [AW:0]   count;
-    reg           started, starved;
+    reg           started;
     reg  [31:0]   wait_cnt;                 // clocks until the next word is due
     reg  [31:0]   gates_in;                 // TLASTs accepted: the gate of the next word to arrive
 
@@ -78,7 +80,7 @@ module sgdma_dac_stream #(
     wire due     = due_now || (!started && wr && LEAD_CLOCKS == 0);
     wire avail   = count != {(AW + 1){1'b0}} || wr;
     wire pop     = due && avail;
-    wire late    = due_now && !avail && !starved;
+    wire late    = starved && wr;          // the word the DAC waited for
 
     assign s_axis_tready = count != DEPTH || due_now;
 
@@ -121,16 +123,17 @@ module sgdma_dac_stream #(
                 wait_cnt <= wait_cnt - 32'd1;
             dac_valid <= pop;
             underflow <= late;
-            if (late) begin
+            if (due_now && !avail)
                 starved <= 1'b1;
+            else if (pop)
+                starved <= 1'b0;
+            if (late) begin
                 if (underflow_count != 32'hFFFF_FFFF)
                     underflow_count <= underflow_count + 32'd1;
                 if (!first_underflow_valid) begin
                     first_underflow_gate <= gates_in;
                     first_underflow_valid <= 1'b1;
                 end
-            end else if (pop) begin
-                starved <= 1'b0;
             end
         end
     end
