@@ -78,12 +78,15 @@ def run(testbench: str, toplevel: str, sources: list[str], params: dict | None =
     # the runner hands its own sys.path to the simulator's Python as PYTHONPATH
     added = [p for p in (str(tb), str(Path(__file__).resolve().parents[2])) if p not in sys.path]
     sys.path[:0] = added
+    pytest_name = os.environ.pop("PYTEST_CURRENT_TEST", None)   # else the runner picks its own results file
     try:
         runner.test(test_module=testbench, hdl_toplevel=toplevel, build_dir=str(build), test_dir=str(build),
                     extra_env=e, results_xml=str(xml), timescale=("1ps", "1fs"), log_file=str(test_log))
     finally:
         for p in added:
             sys.path.remove(p)
+        if pytest_name is not None:
+            os.environ["PYTEST_CURRENT_TEST"] = pytest_name
     if not xml.exists():
         tail = test_log.read_text(errors="replace")[-3000:] if test_log.exists() else ""
         return Outcome(testbench, [], [("(simulator)", f"no results; log {test_log}:\n{tail}")], test_log)
