@@ -484,5 +484,10 @@ def info(board: str, json_path: str | None) -> None:
     _write_json(json_path, doc)
 
 
+from .cli_rtl import rtl  # noqa: E402  (the lead moves this into the cli package)
+
+main.add_command(rtl)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
