@@ -3,8 +3,8 @@ from glob import glob
 
 from setuptools import Extension, setup
 
-sources = (sorted(glob("csrc/driver/*.c")) + sorted(glob("csrc/apps/*.c")) + sorted(glob("csrc/vboard/*.c"))
-           + ["csrc/python/module.c"])
+sources = sorted(glob("csrc/driver/**/*.c", recursive=True) + glob("csrc/apps/**/*.c", recursive=True)
+                 + glob("csrc/vboard/**/*.c", recursive=True) + glob("csrc/python/**/*.c", recursive=True))
 
 setup(
     ext_modules=[

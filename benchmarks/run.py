@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 
 import sgdma
-from sgdma import pg021 as P
+from sgdma.hw import pg021 as P
 
 BENCHMARKS: dict[str, Callable[[], dict]] = {}
 
@@ -104,7 +104,7 @@ def functional_throughput() -> dict:
 def s0_sweep_timing_only() -> dict:
     """S0's whole sweep (169 points x 100 trials, timing only) on this machine's cores,
     against the virtual time it simulates; and the slowest point's simulated/wall ratio."""
-    from sgdma import characterize as ch
+    from sgdma.experiments import characterize as ch
 
     gc.collect()
     t0 = time.perf_counter()
@@ -129,7 +129,7 @@ def s0_sweep_timing_only() -> dict:
 @benchmark
 def cpu_model_samples() -> dict:
     """100 000 APU BD-creation samples (sgdma.cpu, 16-BD rings) vs numpy drawing 100 000 normals."""
-    from sgdma.cpu import CpuModel
+    from sgdma.models.cpu import CpuModel
 
     model = CpuModel.for_board("zcu111", "apu")
     n = 100_000
@@ -204,7 +204,7 @@ def demo_wall() -> dict:
     """`sgdma demo` end to end (compile, three roles, playback, report files) vs the virtual time it plays."""
     import tempfile
 
-    from sgdma.demo import demo_circuit, run_circuit
+    from sgdma.sequence.demo import demo_circuit, run_circuit
 
     gc.collect()
     with tempfile.TemporaryDirectory() as d:

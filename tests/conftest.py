@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import sgdma
-from sgdma import pg021 as P
+from sgdma.hw import pg021 as P
 
 #: Upper bound of every register poll: a poll that needs more is a hang.
 POLL_LIMIT = 100_000

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import sgdma
-from sgdma import pg021 as P
+from sgdma.hw import pg021 as P
 
 
 @pytest.fixture

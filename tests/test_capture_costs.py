@@ -5,9 +5,11 @@ import numpy as np
 import pytest
 
 import sgdma
-from sgdma import capture, presets
+from sgdma import capture
+from sgdma.cli import capture as capture_cli
+from sgdma.hw import presets
 from sgdma.capture import CaptureError, run_capture
-from sgdma.cpu import CpuModel, coherent_port
+from sgdma.models.cpu import CpuModel, coherent_port
 
 BOARDS = ("zynq7000", "zcu102", "zcu111")
 KEYS = ("memcpy_cached_mbps", "memcpy_uncached_mbps", "read_cached_mbps", "read_uncached_mbps", "syscall_ns",
@@ -90,16 +92,16 @@ def test_costs_per_buffer_follow_the_api():
 
 def test_the_worked_example_of_the_issue():
     # zynq7000, 40 MS/s x 4 B into 16 x 128 KiB: the HP port carries it; the A9's copy costs ~half a core
-    r = capture.cli_run(board="zynq7000", rate="40e6", sample_bytes=4, buffer_size="128KiB", buffers=16,
+    r = capture_cli.cli_run(board="zynq7000", rate="40e6", sample_bytes=4, buffer_size="128KiB", buffers=16,
                         api="copy", cache="sync", seconds=0.1)
     assert r["sustained"] and r["overflows"] == 0 and r["verified"]
     assert r["throughput_mbps"] == pytest.approx(160, rel=0.03)
     assert 0.3 < r["cpu_load"] < 0.85            # copy at 400 MB/s plus per-line PL310 maintenance
     # the same through an uncached mapping: the A9 cannot copy 160 MB/s out of non-cacheable memory
-    u = capture.cli_run(board="zynq7000", rate="40e6", sample_bytes=4, buffer_size="128KiB", buffers=16,
+    u = capture_cli.cli_run(board="zynq7000", rate="40e6", sample_bytes=4, buffer_size="128KiB", buffers=16,
                         api="copy", cache="uncached", seconds=0.1)
     assert not u["sustained"] and u["throughput_mbps"] < 55 and u["cpu_load"] > 0.95
-    z = capture.cli_run(board="zynq7000", rate="40e6", sample_bytes=4, buffer_size="128KiB", buffers=16,
+    z = capture_cli.cli_run(board="zynq7000", rate="40e6", sample_bytes=4, buffer_size="128KiB", buffers=16,
                         api="zerocopy", cache="uncached", seconds=0.1)
     assert z["sustained"] and z["cpu_load"] < 0.05
 
@@ -136,41 +138,41 @@ def test_copy_uncached_max_rate_is_the_uncached_memcpy():
 
 
 def test_sweep_records_and_plot(tmp_path):
-    recs = capture.cli_sweep(board="zynq7000", sizes="64..256", apis="zerocopy,copy", caches="sync",
+    recs = capture_cli.cli_sweep(board="zynq7000", sizes="64..256", apis="zerocopy,copy", caches="sync",
                              plot_dir=tmp_path, jobs=1, rel_tol=0.05)
     assert len(recs) == 6
     for r in recs:
         assert r["max_mbps"] > 0 and r["pps"] == pytest.approx(r["max_mbps"] * 1e6 / r["buffer_bytes"])
         assert (r["throughput_mbps"], r["packets_per_s"], r["max_rate"]) == (r["max_mbps"], r["pps"], r["max_rate_sps"])
     assert (tmp_path / "capture_sweep_zynq7000.png").stat().st_size > 10_000
-    assert "MB/s" in capture.format_sweep(recs)
+    assert "MB/s" in capture_cli.format_sweep(recs)
     json.dumps(recs)
     # zcu111 has no coherent port: skipped in a sweep, refused for one run
-    z = capture.cli_sweep(board="zcu111", sizes=[1024], apis=["zerocopy"], caches=["coherent", "uncached"], jobs=1,
+    z = capture_cli.cli_sweep(board="zcu111", sizes=[1024], apis=["zerocopy"], caches=["coherent", "uncached"], jobs=1,
                           rel_tol=0.1)
     assert [r["cache"] for r in z] == ["uncached"]
 
 
 def test_cli_entry_points_and_parsing():
-    assert capture.parse_size("128KiB") == 131072 == capture.parse_size("128k") == capture.parse_size(131072)
-    assert capture.parse_size("2^12") == 4096 and capture.parse_size("1MiB") == 1 << 20
-    assert capture.parse_sizes("64..32KiB") == [1 << k for k in range(6, 16)]
-    assert capture.parse_sizes("64,1K") == [64, 1024]
-    assert capture.parse_rate("40e6") == 40e6 == capture.parse_rate("40M") == capture.parse_rate("40 MS/s")
+    assert capture_cli.parse_size("128KiB") == 131072 == capture_cli.parse_size("128k") == capture_cli.parse_size(131072)
+    assert capture_cli.parse_size("2^12") == 4096 and capture_cli.parse_size("1MiB") == 1 << 20
+    assert capture_cli.parse_sizes("64..32KiB") == [1 << k for k in range(6, 16)]
+    assert capture_cli.parse_sizes("64,1K") == [64, 1024]
+    assert capture_cli.parse_rate("40e6") == 40e6 == capture_cli.parse_rate("40M") == capture_cli.parse_rate("40 MS/s")
     for bad in ("12 parsecs", "-4", "x"):
         with pytest.raises(CaptureError):
-            capture.parse_size(bad)
+            capture_cli.parse_size(bad)
     with pytest.raises(CaptureError, match="--rate is required"):
-        capture.cli_run(board="zynq7000")
-    r = capture.cli_run(board="zcu102", rate=50e6, sample_bytes=4, buffer_bytes=65536, buffers=8, api="copy",
+        capture_cli.cli_run(board="zynq7000")
+    r = capture_cli.cli_run(board="zcu102", rate=50e6, sample_bytes=4, buffer_bytes=65536, buffers=8, api="copy",
                         cache="coherent", mode="continuous", consumer_rate=None, seconds=0.01, seed=1)
     for k in ("sustained", "overflows", "throughput_mbps", "cpu_load", "buffers_delivered", "drops", "latency_us"):
         assert k in r
     json.dumps(r)
-    assert "sustained" in capture.format_run(r)
-    m = capture.cli_find_max_rate(board="zynq7000", buffer_size="32KiB", buffers=8, api="copy", cache="sync",
+    assert "sustained" in capture_cli.format_run(r)
+    m = capture_cli.cli_find_max_rate(board="zynq7000", buffer_size="32KiB", buffers=8, api="copy", cache="sync",
                                   rel_tol=0.05)
-    assert m["max_rate_sps"] > 0 and "MS/s" in capture.format_max_rate(m)
+    assert m["max_rate_sps"] > 0 and "MS/s" in capture_cli.format_max_rate(m)
     json.dumps(m)
 
 
@@ -207,7 +209,7 @@ def test_capture_and_playback_share_a_board():
 
 def test_layout_matches_the_layout_module():
     from sgdma.capture.driver import layout_of
-    from sgdma.layout import Layout
+    from sgdma.hw.layout import Layout
 
     for name in BOARDS:
         b = sgdma.VirtualBoard(name)

@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from sgdma import characterize as ch
+from sgdma.experiments import characterize as ch
 from sgdma.cli import main
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import sgdma
-from sgdma.coherency import CoherencyError, Violation
+from sgdma.board.coherency import CoherencyError, Violation
 
 #: (preset, CPU cache line bytes): Cortex-A9 + PL310 and Cortex-A53.
 BOARDS = [("zynq7000", 32), ("zcu111", 64)]

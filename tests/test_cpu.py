@@ -4,9 +4,9 @@ import json
 import numpy as np
 import pytest
 
-from sgdma import bdcreate as bc
-from sgdma import presets
-from sgdma.cpu import CpuModel, available, bd_fields
+from sgdma.experiments import bdcreate as bc
+from sgdma.hw import presets
+from sgdma.models.cpu import CpuModel, available, bd_fields
 
 SAMPLES = 100_000          # S0 Fig. 10: 100 000 samples
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import sgdma
-from sgdma import pg021 as P
+from sgdma.hw import pg021 as P
 
 
 def run_s0_trial(board, bds=16, bytes_per_bd=1024):

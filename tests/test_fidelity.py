@@ -1,7 +1,7 @@
 """The timed model against the public figures (calibration.md): `sgdma validate` as tests."""
 import pytest
 
-from sgdma import validate
+from sgdma.experiments import validate
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +51,7 @@ def test_refresh_visible():
 
 
 def test_same_seed_same_numbers_however_the_sweep_is_split():
-    from sgdma import characterize as ch
+    from sgdma.experiments import characterize as ch
 
     pts = [ch.Point(256, 16), ch.Point(8192, 4, 8)]
     one = [r.as_dict(samples=True) for r in ch.sweep(ch.Setup(trials=10, seed=5), pts, 1)]

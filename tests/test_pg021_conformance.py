@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sgdma import pg021 as P
+from sgdma.hw import pg021 as P
 
 from conftest import (SETTLE_NS, Chan, bd_chain, channels, cr_value, drain_stream, field_of, make_board,
                       pattern, reset_sr, soft_reset, transfer_ok)

@@ -3,7 +3,7 @@ import json
 
 from click.testing import CliRunner
 
-from sgdma import plan
+from sgdma.experiments import plan
 from sgdma.cli import main
 
 

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 import sgdma
 from sgdma.cli import main
-from sgdma.playback import PlaybackConfig, play
+from sgdma.sequence.playback import PlaybackConfig, play
 from sgdma.sequence import Sequencer, StaleRingError, example_circuit_path, randomized_benchmarking
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import sgdma
-from sgdma import presets
+from sgdma.hw import presets
 
 
 @pytest.mark.parametrize("name", presets.names())
@@ -22,7 +22,7 @@ def test_c_reader_matches_toml(name):
 
 @pytest.mark.parametrize("name", presets.names())
 def test_layout_fits_its_region(name):
-    from sgdma.layout import Layout
+    from sgdma.hw.layout import Layout
 
     board = sgdma.VirtualBoard(name)
     lay = Layout.of(board)
@@ -71,7 +71,7 @@ def test_ps_ports_change_the_path(name, port):
 
 
 def test_gp_port_caps_throughput():
-    from sgdma import characterize as ch
+    from sgdma.experiments import characterize as ch
 
     (hp,) = ch.sweep(ch.Setup(board="zynq7000", trials=3), [ch.Point(8192, 16)])
     (gp,) = ch.sweep(ch.Setup(board="zynq7000", trials=3, port="gp"), [ch.Point(8192, 16)])

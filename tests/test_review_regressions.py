@@ -11,7 +11,7 @@ from sgdma import _core
 def test_board_cannot_be_reinitialised():
     b = sgdma.VirtualBoard("zcu111")
     with pytest.raises(RuntimeError, match="already initialised"):
-        b._b.__init__(str(sgdma.presets.path("zcu111")), {}, 0)
+        b._b.__init__(str(sgdma.hw.presets.path("zcu111")), {}, 0)
     assert b.read32(b.axi_dma.base + 4) & 1                      # still the same, working board
 
 
@@ -74,7 +74,7 @@ def test_recover_keeps_both_snapshots():
 
 def test_s0_program_refuses_zero_sizes():
     b = sgdma.VirtualBoard("zcu111")
-    from sgdma.layout import Layout
+    from sgdma.hw.layout import Layout
 
     lay = Layout.of(b)
     with pytest.raises(sgdma.LengthError):

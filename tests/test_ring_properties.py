@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sgdma
-from sgdma import pg021 as P
+from sgdma.hw import pg021 as P
 
 RING = 8
 ops = st.lists(

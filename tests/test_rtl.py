@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import sgdma
-from sgdma.beats import BeatTrace
+from sgdma.board.beats import BeatTrace
 from sgdma.rtl import cosim, regs, sim, tools
 
 RTL = tools.rtl_dir()

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import sgdma
-from sgdma import pg021 as P
+from sgdma.hw import pg021 as P
 from sgdma.sequence import (Circuit, GateLibrary, MemoryMap, Sequencer, StaleRingError, Waveform,
                             example_circuit_path)
 
@@ -208,7 +208,7 @@ def test_waveform_packing_is_iq_int16_in_words():
 
 def test_cyclic_restart_when_the_ring_fills_its_region():
     import dataclasses
-    from sgdma.layout import Layout
+    from sgdma.hw.layout import Layout
 
     board = sgdma.VirtualBoard("zcu111", seed=3)
     dma = sgdma.AxiDma(board)

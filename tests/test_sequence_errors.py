@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import sgdma
-from sgdma.layout import Layout
+from sgdma.hw.layout import Layout
 from sgdma.sequence import (Circuit, CircuitError, LibraryError, MemoryMap, RegionExhaustedError, RingBusyError,
                             SegmentLimitError, Sequencer, SegmentStore, StaleRingError, UnknownGateError,
                             UnknownSegmentError, WordSizeError)

@@ -174,7 +174,7 @@ def test_recalibrate_waveform_rerenders_every_variant():
 
 def test_failed_relayout_puts_everything_back():
     import dataclasses
-    from sgdma.layout import Layout
+    from sgdma.hw.layout import Layout
     from sgdma.sequence import RegionExhaustedError
 
     board = sgdma.VirtualBoard("pg021", seed=5)

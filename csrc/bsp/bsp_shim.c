@@ -13,7 +13,7 @@
 #include "xil_io.h"
 
 #ifndef SGDMA_PRESET_DEFAULT
-#define SGDMA_PRESET_DEFAULT "src/sgdma/presets/zcu111.toml"
+#define SGDMA_PRESET_DEFAULT "src/sgdma/hw/presets/zcu111.toml"
 #endif
 
 static vb_board *board;

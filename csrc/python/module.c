@@ -3,8 +3,7 @@
  * driver core.  Thin on purpose: objects own C structs, bulk data crosses as
  * buffers (numpy arrays on the Python side), constants come from pg021.h.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "core.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -13,8 +12,8 @@
 #include "sgdma/pg021.h"
 #include "sgdma/s0_bench.h"
 #include "sgdma/csm.h"
-#include "coherency.h"
-#include "dram.h"
+#include "mem/coherency.h"
+#include "mem/dram.h"
 #include "vboard.h"
 
 static PyObject *error_classes;   /* dict: status name -> exception class */
@@ -85,12 +84,18 @@ static PyObject *raise_sg(const struct sg_error *e)
 
 /* ---- Board ---------------------------------------------------------------- */
 
-typedef struct {
-	PyObject_HEAD
-	vb_board *b;
-} BoardObject;
-
-static PyTypeObject BoardType;
+vb_board *sgpy_board(PyObject *o)
+{
+	if (!PyObject_TypeCheck(o, &BoardType)) {
+		PyErr_SetString(PyExc_TypeError, "expected a sgdma._core.Board");
+		return NULL;
+	}
+	if (!((BoardObject *)o)->b) {
+		PyErr_SetString(PyExc_ValueError, "board not initialised");
+		return NULL;
+	}
+	return ((BoardObject *)o)->b;
+}
 
 static int Board_init(BoardObject *self, PyObject *args, PyObject *kw)
 {
@@ -277,6 +282,15 @@ static PyObject *Board_irq_pending(BoardObject *self, PyObject *arg)
 	if (PyErr_Occurred())
 		return NULL;
 	return PyBool_FromLong(vb_irq_pending(self->b, ch ? VB_S2MM : VB_MM2S));
+}
+
+static PyObject *Board_bus_decerrs(BoardObject *self, PyObject *unused)
+{
+	uint64_t last = 0, n;
+	(void)unused;
+	BOARD_OK(self);
+	n = vb_bus_decerrs(self->b, &last);
+	return Py_BuildValue("(KK)", (unsigned long long)n, (unsigned long long)last);
 }
 
 static PyObject *Board_sink_packets(BoardObject *self, PyObject *unused)
@@ -533,8 +547,8 @@ static PyObject *Board_adc_report(BoardObject *self, PyObject *u)
 			     (unsigned long long)a->fifo_samples, "drops", drops);
 }
 
-/* ---- coherency checker (csrc/vboard/coherency.h) ---------------------------- */
-#include "coherency.h"
+/* ---- coherency checker (csrc/vboard/mem/coherency.h) ---------------------------- */
+#include "mem/coherency.h"
 
 static PyObject *Board_coh_register(BoardObject *self, PyObject *args)
 {
@@ -664,6 +678,7 @@ static PyMethodDef Board_methods[] = {
 	{ "clear_faults", (PyCFunction)Board_clear_faults, METH_NOARGS, "remove injected faults" },
 	{ "cache", (PyCFunction)Board_cache, METH_VARARGS, "cache(addr, len, invalidate)" },
 	{ "irq_pending", (PyCFunction)Board_irq_pending, METH_O, "interrupt line of channel 0/1" },
+	{ "bus_decerrs", (PyCFunction)Board_bus_decerrs, METH_NOARGS, "(count, last address) of CPU DECERRs" },
 	{ "sink_packets", (PyCFunction)Board_sink_packets, METH_NOARGS, "MM2S packets as bytes" },
 	{ "sink_info", (PyCFunction)Board_sink_info, METH_NOARGS, "MM2S packets as (length, t_first_ps, t_last_ps)" },
 	{ "sink_clear", (PyCFunction)Board_sink_clear, METH_NOARGS, "forget recorded packets" },
@@ -686,7 +701,7 @@ static PyMethodDef Board_methods[] = {
 	{ NULL, NULL, 0, NULL },
 };
 
-static PyTypeObject BoardType = {
+PyTypeObject BoardType = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "sgdma._core.Board",
 	.tp_basicsize = sizeof(BoardObject),
@@ -1346,42 +1361,7 @@ static PyObject *format_reg(PyObject *m, PyObject *args)
 	return PyUnicode_FromString(buf);
 }
 
-/* ---- stream trace: what the PL saw, as numpy-ready byte buffers (sgdma.beats) ---- */
-
-static PyObject *trace_enable(PyObject *mod, PyObject *args)
-{
-	PyObject *board;
-	int on;
-	(void)mod;
-	if (!PyArg_ParseTuple(args, "O!p", &BoardType, &board, &on))
-		return NULL;
-	BOARD_OK((BoardObject *)board);
-	vb_trace_enable(((BoardObject *)board)->b, on);
-	Py_RETURN_NONE;
-}
-
-static PyObject *trace_take(PyObject *mod, PyObject *arg)
-{
-	const struct vb_trace *r;
-	(void)mod;
-	if (!PyObject_TypeCheck(arg, &BoardType)) {
-		PyErr_SetString(PyExc_TypeError, "trace_take(board): a sgdma._core.Board");
-		return NULL;
-	}
-	BOARD_OK((BoardObject *)arg);
-	r = vb_trace_state(((BoardObject *)arg)->b);
-#define BYTES(p, n) PyBytes_FromStringAndSize((const char *)(p), (Py_ssize_t)((n) * sizeof(*(p))))
-	return Py_BuildValue("{s:O,s:N,s:N,s:N,s:N,s:N}", "on", r->on ? Py_True : Py_False,
-			     "beat_ps", BYTES(r->beat_t, r->n_beats), "beat_last", BYTES(r->beat_last, r->n_beats),
-			     "ctl_ps", BYTES(r->ctl_t, r->n_ctl), "ctl_value", BYTES(r->ctl_v, r->n_ctl),
-			     "ctl_reg", BYTES(r->ctl_reg, r->n_ctl));
-#undef BYTES
-}
-
 static PyMethodDef module_methods[] = {
-	{ "trace_enable", trace_enable, METH_VARARGS,
-	  "trace_enable(board, on): record the MM2S beats and timing-engine GPIO writes (clears)" },
-	{ "trace_take", trace_take, METH_O, "trace_take(board) -> dict of raw arrays (uint64/uint8/uint32 bytes)" },
 	{ "set_error_classes", set_error_classes, METH_O, "map status names to exception classes" },
 	{ "s0_trials", (PyCFunction)(void (*)(void))s0_trials, METH_VARARGS | METH_KEYWORDS,
 	  "run S0's RPU benchmark program once per seed" },
@@ -1437,6 +1417,10 @@ PyMODINIT_FUNC PyInit__core(void)
 	m = PyModule_Create(&module_def);
 	if (!m)
 		return NULL;
+	if (sgpy_register_extensions(m) < 0) {
+		Py_DECREF(m);
+		return NULL;
+	}
 	DriverError = PyErr_NewException("sgdma._core.DriverError", PyExc_RuntimeError, NULL);
 	Py_INCREF(DriverError);
 	PyModule_AddObject(m, "DriverError", DriverError);

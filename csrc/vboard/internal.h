@@ -7,6 +7,7 @@
 
 #include "sgdma/pg021.h"
 #include "vboard.h"
+#include "bus/bus.h"
 
 /* Outcome of a DMA master's access: OK, or PG021's DecErr / SlvErr. */
 enum vb_access { VB_ACC_OK = 0, VB_ACC_DECERR, VB_ACC_SLVERR };
@@ -124,6 +125,8 @@ struct vb_sink {
 
 /* ---- AXI GPIO (PG144 register layout) ------------------------------------- */
 struct vb_gpio {
+	vb_board *board;          /* the CSM behind blocks A and B lives on the board */
+	unsigned index;
 	uint32_t data[2], tri[2];
 	uint32_t gier, ier, isr;
 };
@@ -154,6 +157,7 @@ struct vb_board {
 	uint32_t data_bytes;
 	uint64_t addr_mask;       /* addresses the DMA can form */
 	uint64_t reset_until;     /* soft reset in progress until then */
+	struct vb_bus bus;        /* register windows of every device (bus.c) */
 	struct vb_mem_region mem[VB_MAX_REGIONS];
 	unsigned n_mem;
 	struct vb_fault faults[VB_MAX_FAULTS];
@@ -255,6 +259,11 @@ void vb_csm_control(vb_board *b, uint32_t old, uint32_t now);
 void vb_csm_stream(vb_board *b, uint64_t len, bool last, uint64_t t_first, uint64_t t_last);
 uint32_t vb_csm_status(const vb_board *b);
 uint32_t vb_csm_counter(const vb_board *b, uint32_t control);
+
+/* device ops tables, mapped by machine.c */
+extern const struct vb_device_ops vb_axidma_ops;
+extern const struct vb_device_ops vb_gpio_ops;
+int vb_machine_attach(vb_board *b, char *err, size_t errlen);
 
 /* board.c */
 uint64_t vb_rng_next(vb_board *b);

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "sgdma/platform.h"
-#include "dram.h"
+#include "mem/dram.h"
 
 #define VB_MAX_REGIONS   8
 #define VB_MAX_FAULTS    16
@@ -104,6 +104,11 @@ void vb_sync(vb_board *b);
 /* Run the model until both channels have nothing left to do or the limit;
  * returns the time reached (for benchmarks and timing-only runs). */
 uint64_t vb_run_until_quiet(vb_board *b, uint64_t limit_ps);
+/* Handle the earliest pending device event if it is due by limit_ps (time
+ * jumps to it); false when nothing is. */
+bool vb_step_next(vb_board *b, uint64_t limit_ps);
+/* CPU accesses that decoded to no device and no memory (DECERR), and the last address. */
+uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr);
 
 /* Memory. */
 void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len);

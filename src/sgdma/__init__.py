@@ -5,10 +5,10 @@ Layers, top to bottom (data flows down, never up):
 → C driver core (csrc/driver) → platform ops → virtual board (``sgdma.board``,
 csrc/vboard) with board presets (``sgdma/presets``).
 """
-from . import pg021
-from .board import MMIO, PhysicalArray, VirtualBoard
-from .driver import AxiDma, Channel, Completions, Ring
-from .errors import (AddressError, AlignmentError, ArgumentError, BusyError, ConfigError, DmaError,
+from sgdma.hw import pg021
+from sgdma.board.virtual import MMIO, PhysicalArray, VirtualBoard
+from sgdma.driver.axidma import AxiDma, Channel, Completions, Ring
+from sgdma.driver.errors import (AddressError, AlignmentError, ArgumentError, BusyError, ConfigError, DmaError,
                      DmaTimeoutError, HardwareError, LengthError, ModeError, NotHaltedError, PacketOpenError,
                      RingEmptyError, RingFullError, StreamWidthError, TailError)
 

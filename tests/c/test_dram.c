@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dram.h"
+#include "mem/dram.h"
 
 /* ---- tiny harness (as test_driver.c) -------------------------------------- */
 

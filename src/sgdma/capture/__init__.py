@@ -5,13 +5,11 @@
   for capture and playback;
 * ``session``: ``run_capture`` (ADC → FIFO → S2MM → DDR → the application, verified end to end);
 * ``sweep``: ``sweep_buffer_size``, ``find_max_rate``, ``plot_sweep``;
-* ``cli``: ``cli_run``, ``cli_sweep``, ``cli_find_max_rate`` for ``sgdma capture``.
+(``sgdma capture`` lives in ``sgdma.cli.capture``.)
 """
-from .driver import (DROPPED_BEFORE, DROPPED_WITHIN, EOF, MODES, SOF, CaptureDriver, CaptureError,  # noqa: F401
+from sgdma.capture.driver import (DROPPED_BEFORE, DROPPED_WITHIN, EOF, MODES, SOF, CaptureDriver, CaptureError,  # noqa: F401
                      CaptureTimeout)
-from .session import CounterCheck, run_capture  # noqa: F401
-from .transport import (APIS, BufferView, CopyReader, CopyWriter, PlaybackDriver, ZeroCopyReader,  # noqa: F401
+from sgdma.capture.session import CounterCheck, run_capture  # noqa: F401
+from sgdma.capture.transport import (APIS, BufferView, CopyReader, CopyWriter, PlaybackDriver, ZeroCopyReader,  # noqa: F401
                         ZeroCopyWriter, open_rx, open_tx)
-from .sweep import find_max_rate, plot_sweep, sweep_buffer_size, sweep_table  # noqa: F401
-from .cli import (cli_find_max_rate, cli_run, cli_sweep, format_max_rate, format_run, format_sweep,  # noqa: F401
-                  parse_rate, parse_size, parse_sizes)
+from sgdma.capture.sweep import find_max_rate, plot_sweep, sweep_buffer_size, sweep_table  # noqa: F401

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import pg021 as P
-from ..cpu import POLICIES, CpuModel, TransportCosts, coherent_port, preset_doc, presets
-from ..driver import AxiDma
-from ..layout import Layout
+from sgdma.hw import pg021 as P
+from sgdma.models.cpu import POLICIES, CpuModel, TransportCosts, coherent_port, preset_doc, presets
+from sgdma.driver.axidma import AxiDma
+from sgdma.hw.layout import Layout
 
 #: Flags of a delivered buffer (``BufferView.flags``).
 SOF = 0x1                 #: the buffer starts a packet (each buffer is one packet)
@@ -91,7 +91,7 @@ def layout_of(board) -> Layout:
 def resolve_board(board, cache: str, seed: int = 0):
     """A VirtualBoard for a cache policy: a preset name builds one (on the coherent port for
     "coherent"); a VirtualBoard is checked to sit on a coherent port when "coherent" is asked."""
-    from ..board import VirtualBoard
+    from sgdma.board.virtual import VirtualBoard
 
     if cache not in POLICIES:
         raise CaptureError(f"cache policy {cache!r}: choose {', '.join(POLICIES)}")
@@ -388,7 +388,7 @@ class CaptureDriver:
 
     def _data_can_arrive(self) -> bool:
         """Something can still fill an armed buffer: an active ADC, or data queued at the source."""
-        adc = self.board._b.adc_report()
+        adc = self.board.adc.report()
         return adc["active"] or adc["level"] > 0 or self.board.s2mm_source.pending > 0
 
     def _sleep_until_irq(self, deadline_ps: int | None) -> bool:

@@ -33,9 +33,9 @@ import time
 
 import numpy as np
 
-from ..cpu import POLICIES
-from .driver import DROPPED_BEFORE, DROPPED_WITHIN, MODES, CaptureDriver, CaptureError, CaptureTimeout, resolve_board
-from .transport import APIS, CopyReader, ZeroCopyReader
+from sgdma.models.cpu import POLICIES
+from sgdma.capture.driver import DROPPED_BEFORE, DROPPED_WITHIN, MODES, CaptureDriver, CaptureError, CaptureTimeout, resolve_board
+from sgdma.capture.transport import APIS, CopyReader, ZeroCopyReader
 
 DEFAULT_FIFO_BYTES = 8192
 LOST = DROPPED_BEFORE | DROPPED_WITHIN
@@ -178,11 +178,11 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
         seconds = default_seconds(rate, sample_bytes, buffer_bytes, buffers)
     app_ns_per_byte = 0.0 if consumer_rate is None else 1e9 / consumer_rate
     zc_read = api == "zerocopy" and consumer_rate is not None
-    adc = board._b
+    adc = board.adc
     rx.start()                              # arm the whole ring, then let the ADC run
     cpu.settle()
     t0 = board.now_ps
-    adc.adc_start(float(rate), int(sample_bytes), int(fifo_bytes), int(buffer_bytes))
+    adc.start(float(rate), int(sample_bytes), int(fifo_bytes), int(buffer_bytes))
     drv.set_source(t0, rate)
     busy0, idle0 = cpu.busy_ns, cpu.idle_ns
     t_end = None if seconds is None else t0 + int(round(seconds * 1e12))
@@ -242,19 +242,19 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
                 break
         cpu.settle()
         t_stop = board.now_ps
-        adc.adc_stop()
+        adc.stop()
     else:
         drv.wait_all(buffers, deadline_ps=t_end)
         cpu.settle()
         t_fill = board.now_ps
-        adc.adc_stop()                         # the driver stops the stream when the pool is full
+        adc.stop()                         # the driver stops the stream when the pool is full
         ready = len(drv.ready)
         for _ in range(ready):
             if not one():
                 break
         cpu.settle()
         t_stop = board.now_ps
-    rep = adc.adc_report()
+    rep = adc.report()
     elapsed_s = (t_stop - t0) / 1e12
     # A reader that keeps up runs out of data now and then; one that never waited in the last
     # quarter of the run lives off the ring's reserve and overflows in a longer run.

@@ -24,10 +24,10 @@ import multiprocessing
 import time
 from pathlib import Path
 
-from ..cpu import POLICIES, CpuModel, preset_doc
-from .driver import CaptureError
-from .session import DEFAULT_FIFO_BYTES, run_capture
-from .transport import APIS
+from sgdma.models.cpu import POLICIES, CpuModel, preset_doc
+from sgdma.capture.driver import CaptureError
+from sgdma.capture.session import DEFAULT_FIFO_BYTES, run_capture
+from sgdma.capture.transport import APIS
 
 DEFAULT_SIZES = tuple(1 << k for k in range(6, 18))        # 64 B .. 128 KiB
 
@@ -160,7 +160,7 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
     for c in caches:
         if c not in POLICIES:
             raise CaptureError(f"cache policy {c!r}: choose {', '.join(POLICIES)}")
-    from .driver import resolve_board
+    from sgdma.capture.driver import resolve_board
 
     usable = []
     for c in caches:
@@ -174,8 +174,8 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
     kw = dict(sample_bytes=sample_bytes, buffers=buffers, mode=mode, consumer_rate=consumer_rate,
               fifo_bytes=fifo_bytes, seed=seed, rel_tol=rel_tol, seconds=seconds)
     # refuse bad geometry before any worker starts
-    from ..board import VirtualBoard
-    from .driver import check_geometry, layout_of
+    from sgdma.board.virtual import VirtualBoard
+    from sgdma.capture.driver import check_geometry, layout_of
 
     vb = VirtualBoard(name)
     for s in sizes:
@@ -208,7 +208,7 @@ def sweep_table(records: list[dict]) -> str:
 
 def plot_sweep(records: list[dict], directory: str | Path) -> list[Path]:
     """PNG: sustained MB/s and packets/s against buffer size, one line per (API, policy)."""
-    from ..plots import pyplot, save
+    from sgdma.output.plots import pyplot, save
 
     plt = pyplot()
     d = Path(directory)

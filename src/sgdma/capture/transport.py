@@ -31,10 +31,10 @@ from collections import deque
 
 import numpy as np
 
-from .. import pg021 as P
-from ..cpu import CpuModel
-from ..driver import AxiDma
-from .driver import (DROPPED_BEFORE, DROPPED_WITHIN, EOF, SOF, CaptureDriver, CaptureError, CaptureTimeout,
+from sgdma.hw import pg021 as P
+from sgdma.models.cpu import CpuModel
+from sgdma.driver.axidma import AxiDma
+from sgdma.capture.driver import (DROPPED_BEFORE, DROPPED_WITHIN, EOF, SOF, CaptureDriver, CaptureError, CaptureTimeout,
                      CpuAccount, _checker, _mb, check_geometry, layout_of, place, resolve_board)
 
 APIS = ("copy", "zerocopy")

@@ -1,6 +1,6 @@
 """Co-simulation of the gateware against the virtual board.
 
-A scenario runs on the model with a BeatTrace recording (sgdma.beats); the
+A scenario runs on the model with a BeatTrace recording (sgdma.board.beats); the
 trace's beats and GPIO writes, turned into clock edges, are replayed into
 rtl/tb/sgdma_cosim_top.v (timing engine + DAC streamer) by rtl/tb/test_cosim.py,
 and the gateware's counters and late words are compared with the model's,
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..beats import BeatTrace
+from ..board.beats import BeatTrace
 from ..board import VirtualBoard
 from ..driver import AxiDma
 from . import sim
@@ -87,7 +87,7 @@ def gate_sequence(preset: str = "zcu102", gates: int = 48, bytes_per_gate: int =
                          "so a DAC period in clocks has no exact time in the model: use zcu102 (250 MHz)")
     dma = AxiDma(board)
     dma.reset()
-    board._b.dac_configure(gate_clocks * round(clk_ps), lead_clocks * round(clk_ps), fifo)
+    board.dac.configure(gate_clocks * round(clk_ps) / 1e3, lead_clocks * round(clk_ps) / 1e3, fifo)
     buf = board.allocate(gates * bytes_per_gate)
     ring = dma.mm2s.ring(gates)
     ring.fill(buf.physical_address + np.arange(gates, dtype=np.uint64) * bytes_per_gate,
@@ -96,7 +96,7 @@ def gate_sequence(preset: str = "zcu102", gates: int = 48, bytes_per_gate: int =
     width = board.axi_dma.data_bytes
     counters = _s0_handshake(board, dma, ring, gates * -(-bytes_per_gate // width))
     board.run_until_quiet()
-    rep = board._b.dac_report()
+    rep = board.dac.report()
     return Scenario(f"gate sequence {preset} {gates} gates x {bytes_per_gate} B, {gate_clocks} clk/word, "
                     f"FIFO {fifo}", trace.take(), counters,
                     {"gate_clocks": gate_clocks, "lead_clocks": lead_clocks, "fifo": fifo,

@@ -21,18 +21,17 @@ Typical use::
 from importlib import resources
 from pathlib import Path
 
-from .circuit import Circuit, GateApplication
-from .errors import (CircuitError, LibraryError, RecalibrationRaceError, RegionExhaustedError, RingBusyError,
+from sgdma.sequence.circuit import Circuit, GateApplication, randomized_benchmarking
+from sgdma.sequence.errors import (CircuitError, LibraryError, RecalibrationRaceError, RegionExhaustedError, RingBusyError,
                      SegmentLimitError, SequenceError, StaleRingError, UnknownGateError, UnknownSegmentError,
                      WordSizeError)
-from .gates import GateDef, GateLibrary, SegmentRef
-from .memory import MemoryMap
-from .params import parse_value
-from .rb import randomized_benchmarking
-from .rings import RingHandle
-from .segments import Segment, SegmentStore
-from .sequencer import Sequencer
-from .waveforms import Waveform, pack_iq, pack_words, unpack_iq
+from sgdma.sequence.gates import GateDef, GateLibrary, SegmentRef
+from sgdma.sequence.memory import MemoryMap
+from sgdma.sequence.params import parse_value
+from sgdma.sequence.rings import RingHandle
+from sgdma.sequence.segments import Segment, SegmentStore
+from sgdma.sequence.sequencer import Sequencer
+from sgdma.sequence.waveforms import Waveform, pack_iq, pack_words, unpack_iq
 
 
 def data_path(name: str) -> Path:

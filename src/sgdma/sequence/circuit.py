@@ -20,9 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import CircuitError
-from .files import read_document
-from .params import parse_value
+from sgdma.sequence import rb
+from sgdma.sequence.errors import CircuitError
+from sgdma.sequence.files import read_document
+from sgdma.sequence.params import parse_value
 
 MAX_QUBITS = 2
 
@@ -157,8 +158,6 @@ class Circuit:
 
     @classmethod
     def from_dict(cls, doc: dict) -> "Circuit":
-        from .rb import randomized_benchmarking
-
         extra = set(doc) - {"circuit", "gates"}
         if extra:
             raise CircuitError(f"circuit: unknown sections {sorted(extra)}", "use [circuit] and [[gates]]")
@@ -187,3 +186,11 @@ class Circuit:
         oc = other.columns()
         return self.extend(oc.gate_names, oc.gate_ids, {k: oc.params[:, j] for j, k in enumerate(oc.param_names)},
                            oc.qubits)
+
+
+def randomized_benchmarking(length: int, seed: int = 0, qubit=None, inverse: bool = True,
+                            name: str | None = None) -> Circuit:
+    """A circuit of ``length`` random Cliffords (seeded) and, if ``inverse``, the Clifford undoing them all."""
+    gate, theta = rb.native_gates(length, seed, inverse)
+    qubits = None if qubit is None else np.full(len(gate), int(qubit), np.int16)
+    return Circuit(name or f"rb{length}_seed{seed}").extend(rb.GATES, gate, {"theta": theta}, qubits)

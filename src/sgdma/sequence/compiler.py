@@ -25,11 +25,11 @@ from typing import Callable
 
 import numpy as np
 
-from .. import pg021 as P
-from .circuit import Columns
-from .errors import CircuitError
-from .gates import GateLibrary, Recipe
-from .segments import PieceTable
+from sgdma.hw import pg021 as P
+from sgdma.sequence.circuit import Columns
+from sgdma.sequence.errors import CircuitError
+from sgdma.sequence.gates import GateLibrary, Recipe
+from sgdma.sequence.segments import PieceTable
 
 
 @dataclass

@@ -28,10 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import CircuitError, LibraryError, UnknownGateError
-from .files import read_document
-from .params import parse_value, wrap_angle
-from .waveforms import Waveform
+from sgdma.sequence.errors import CircuitError, LibraryError, UnknownGateError
+from sgdma.sequence.files import read_document
+from sgdma.sequence.params import parse_value, wrap_angle
+from sgdma.sequence.waveforms import Waveform
 
 #: (segment or waveform name, amplitude scale, extra phase in rad); (name, 1.0, 0.0) is the segment itself.
 Recipe = tuple[str, float, float]

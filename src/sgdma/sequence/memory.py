@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board import PhysicalArray, VirtualBoard, _Allocator
-from ..layout import Layout
-from .errors import RegionExhaustedError
+from sgdma.board.virtual import PhysicalArray, VirtualBoard, _Allocator
+from sgdma.hw.layout import Layout
+from sgdma.sequence.errors import RegionExhaustedError
 
 BD_BYTES = 64
 CACHE_LINE = 64

@@ -13,7 +13,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from .circuit import Circuit
 
 NATIVE = [("rx", math.pi / 2), ("rx", -math.pi / 2), ("ry", math.pi / 2), ("ry", -math.pi / 2),
           ("rx", math.pi), ("ry", math.pi)]
@@ -70,9 +69,9 @@ def compose(sequence: np.ndarray) -> int:
     return int(x[0])
 
 
-def randomized_benchmarking(length: int, seed: int = 0, qubit=None, inverse: bool = True,
-                            name: str | None = None) -> Circuit:
-    """``length`` random Cliffords (seeded) and, if ``inverse``, the Clifford undoing them all."""
+def native_gates(length: int, seed: int = 0, inverse: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """``length`` random Cliffords (seeded) and, if ``inverse``, the Clifford undoing them all, as native
+    gates: (index into GATES, rotation angle) columns."""
     if length < 0:
         raise ValueError(f"randomized benchmarking length {length}: must be >= 0")
     _, _, inv, (ptr, gate, theta) = clifford_group()
@@ -83,6 +82,4 @@ def randomized_benchmarking(length: int, seed: int = 0, qubit=None, inverse: boo
     starts = np.repeat(ptr[cliffords], counts)
     within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
     native = starts + within
-    circuit = Circuit(name or f"rb{length}_seed{seed}")
-    qubits = None if qubit is None else np.full(len(native), int(qubit), np.int16)
-    return circuit.extend(GATES, gate[native], {"theta": theta[native]}, qubits)
+    return gate[native], theta[native]

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import CircuitError, RecalibrationRaceError
-from .segments import SegmentStore
-from .waveforms import Waveform
+from sgdma.sequence.errors import CircuitError, RecalibrationRaceError
+from sgdma.sequence.segments import SegmentStore
+from sgdma.sequence.waveforms import Waveform
 
 
 def refuse_if_playing(users: list, names: list[str]) -> None:

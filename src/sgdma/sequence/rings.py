@@ -13,23 +13,19 @@ ask the handle rather than keeping ``handle.ring`` across those calls.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import pg021 as P
-from .compiler import BdLayout, Program, lay_out
-from .errors import RingBusyError, StaleRingError
-from .memory import BD_BYTES
-
-if TYPE_CHECKING:
-    from .sequencer import Sequencer
+from sgdma.hw import pg021 as P
+from sgdma.sequence.compiler import BdLayout, Program, lay_out
+from sgdma.sequence.errors import RingBusyError, StaleRingError
+from sgdma.sequence.memory import BD_BYTES
 
 
 class RingSlot:
     """One resident ring (internal: users hold RingHandles)."""
 
-    def __init__(self, owner: "Sequencer", slot_id: int, epoch: int, name: str, program: Program,
+    def __init__(self, owner, slot_id: int, epoch: int, name: str, program: Program,
                  layout: BdLayout, cyclic: bool):
         self.owner, self.id, self.epoch, self.name = owner, slot_id, epoch, name
         self.program, self.layout, self.cyclic = program, layout, cyclic

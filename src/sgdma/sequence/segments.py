@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import SegmentLimitError, UnknownSegmentError, WordSizeError
-from .memory import Region
+from sgdma.sequence.errors import SegmentLimitError, UnknownSegmentError, WordSizeError
+from sgdma.sequence.memory import Region
 
 
 @dataclass(eq=False)

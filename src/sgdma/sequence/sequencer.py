@@ -8,17 +8,17 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import pg021 as P
-from ..board import VirtualBoard
-from ..driver import AxiDma
-from .circuit import Circuit
-from .compiler import lay_out, recipes_to_sids, resolve
-from . import recalibration
-from .errors import CircuitError, LibraryError, RegionExhaustedError, RingBusyError, UnknownSegmentError
-from .gates import GateLibrary, Recipe
-from .memory import BD_BYTES, MemoryMap
-from .rings import RingHandle, RingSlot
-from .segments import Segment, SegmentStore
+from sgdma.hw import pg021 as P
+from sgdma.board.virtual import VirtualBoard
+from sgdma.driver.axidma import AxiDma
+from sgdma.sequence.circuit import Circuit
+from sgdma.sequence.compiler import lay_out, recipes_to_sids, resolve
+from sgdma.sequence import recalibration
+from sgdma.sequence.errors import CircuitError, LibraryError, RegionExhaustedError, RingBusyError, UnknownSegmentError
+from sgdma.sequence.gates import GateLibrary, Recipe
+from sgdma.sequence.memory import BD_BYTES, MemoryMap
+from sgdma.sequence.rings import RingHandle, RingSlot
+from sgdma.sequence.segments import Segment, SegmentStore
 
 
 class Sequencer:

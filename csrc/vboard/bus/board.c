@@ -1,0 +1,335 @@
+/*
+ * board.c - the virtual board: CPU accesses through the bus, virtual time, the
+ * seeded generator and the platform-ops table the driver core runs on.  It
+ * names no device: machine.c maps them, the bus dispatches to their ops.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "mem/coherency.h"
+
+/* splitmix64 seeds xoshiro256**: one generator for everything random. */
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t vb_rng_next(vb_board *b)
+{
+	uint64_t *s = b->rng, r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return r;
+}
+
+void *vb_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return p;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / elem)
+			goto oom;
+		n *= 2;
+	}
+	q = realloc(p, n * elem);
+	if (!q)
+		goto oom;
+	*cap = n;
+	return q;
+oom:
+	fprintf(stderr, "sgdma virtual board: out of host memory (%zu items of %zu bytes)\n", need, elem);
+	abort();
+}
+
+uint8_t *vb_scratch(vb_board *b, uint64_t len)
+{
+	if (len > b->scratch_cap) {
+		uint8_t *n = realloc(b->scratch, len);
+		if (!n) {
+			fprintf(stderr, "sgdma virtual board: out of host memory (%llu bytes)\n",
+				(unsigned long long)len);
+			abort();
+		}
+		b->scratch = n;
+		b->scratch_cap = len;
+	}
+	return b->scratch;
+}
+
+vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_t errlen)
+{
+	vb_board *b;
+
+	if (vb_config_check(cfg, err, errlen) < 0)
+		return NULL;
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of host memory");
+		return NULL;
+	}
+	b->cfg = *cfg;
+	b->clk_ps = 1e6 / cfg->dma_clock_mhz;
+	b->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
+	b->data_bytes = cfg->data_width / 8;
+	b->addr_mask = cfg->addr_width >= 64 ? UINT64_MAX : (1ull << cfg->addr_width) - 1;
+	b->ic_request_ps = vb_ns(cfg->ic_request_ns);
+	b->ic_response_ps = vb_ns(cfg->ic_response_ns);
+	b->ic_ps_per_byte = cfg->ic_width_bits ? 1e6 / (cfg->ic_clock_mhz * cfg->ic_width_bits / 8.0) : 0.0;
+	b->consumer_ps = (uint64_t)(b->clk_ps / cfg->consumer_rate + 0.5);
+	vb_reseed(b, seed);
+	if (vb_mem_init(b, err, errlen) < 0) {
+		vb_destroy(b);
+		return NULL;
+	}
+	if (vb_coherency_init(b) < 0) {
+		snprintf(err, errlen, "out of host memory");
+		vb_destroy(b);
+		return NULL;
+	}
+	if (vb_machine_attach(b, err, errlen) < 0) {
+		vb_destroy(b);
+		return NULL;
+	}
+	vb_bus_reset(&b->bus);
+	return b;
+}
+
+void vb_reseed(vb_board *b, uint64_t seed)
+{
+	uint64_t s = seed;
+	uint64_t refi = (uint64_t)(b->cfg.dram.trefi_ns * 1000.0 + 0.5), r;
+
+	for (int i = 0; i < 4; i++)
+		b->rng[i] = splitmix(&s);
+	/* Refresh runs asynchronously to everything else: a seeded phase (drawn
+	 * even for ideal memory, so enabling the DRAM model does not shift the
+	 * other random streams). */
+	r = vb_rng_next(b);
+	/* anchored at "now": a trial's outcome depends on its seed, not on history */
+	vb_dram_init(&b->dram, &b->cfg.dram, b->now + (refi ? r % refi : 0));
+	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->now;
+}
+
+uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr)
+{
+	if (last_addr)
+		*last_addr = b->bus.last_decerr_addr;
+	return b->bus.decerr_count;
+}
+
+const struct vb_dram_stats *vb_dram_stats(vb_board *b) { return &b->dram.stats; }
+uint64_t vb_next_refresh(vb_board *b, uint64_t t_ps) { return vb_dram_next_refresh(&b->dram, t_ps); }
+
+void vb_destroy(vb_board *b)
+{
+	if (!b)
+		return;
+	vb_mem_fini(b);
+	vb_stream_fini(b);
+	vb_dac_fini(b);
+	vb_trace_fini(b);
+	vb_adc_fini(b);
+	vb_coherency_fini(b);
+	free(b->scratch);
+	free(b);
+}
+
+const struct vb_config *vb_get_config(const vb_board *b) { return &b->cfg; }
+
+/* ---- time --------------------------------------------------------------- */
+
+uint64_t vb_now_ps(const vb_board *b) { return b->now; }
+
+/* Catch the model up to "now": process every transaction that ends by then. */
+void vb_sync(vb_board *b)
+{
+	const struct vb_mapping *m;
+	uint64_t t;
+
+	while ((t = vb_bus_next_event(&b->bus, &m)) <= b->now)
+		m->ops->step(m->dev, t);
+}
+
+bool vb_step_next(vb_board *b, uint64_t limit_ps)
+{
+	const struct vb_mapping *m;
+	uint64_t t = vb_bus_next_event(&b->bus, &m);
+
+	if (t == VB_NO_TIME || t > limit_ps)
+		return false;
+	if (t > b->now)
+		b->now = t;
+	m->ops->step(m->dev, t);
+	return true;
+}
+
+void vb_advance_ps(vb_board *b, uint64_t ps)
+{
+	b->now += ps;
+	vb_sync(b);
+}
+
+uint64_t vb_run_until_quiet(vb_board *b, uint64_t limit_ps)
+{
+	while (vb_step_next(b, limit_ps))
+		;
+	return b->now;
+}
+
+/* ---- CPU side ----------------------------------------------------------- */
+
+/* A CPU access that decodes to no device and no memory: the interconnect
+ * answers DECERR.  Logged once per address run and counted, as QEMU logs guest
+ * errors; the read returns 0. */
+static void decerr(vb_board *b, uint64_t addr, bool write)
+{
+	if (b->bus.decerr_count == 0 || b->bus.last_decerr_addr != addr)
+		fprintf(stderr, "sgdma virtual board: CPU %s of 0x%llx decodes to no device or memory (DECERR)\n",
+			write ? "write" : "read", (unsigned long long)addr);
+	b->bus.decerr_count++;
+	b->bus.last_decerr_addr = addr;
+	b->bus.last_decerr_write = write;
+}
+
+/* One CPU access of `cost_ps`: the register blocks answer as MMIO; DDR is
+ * plain memory at that cost, or, when `through_dram`, waits for the DRAM model
+ * too (an uncached access to PL DDR sees refresh, a GPIO register does not). */
+static uint32_t cpu_read(vb_board *b, uint64_t addr, uint64_t cost_ps, bool through_dram)
+{
+	uint64_t start = b->now, done;
+	void *p = vb_mem_ptr(b, addr, 4);
+	uint32_t v = 0;
+
+	const struct vb_mapping *m = vb_bus_find(&b->bus, addr);
+
+	b->now += cost_ps;
+	b->mmio_reads++;
+	vb_sync(b);
+	if (m)
+		return m->ops->read(m->dev, addr - m->base);
+	if (!p) {
+		decerr(b, addr, false);
+		return 0;
+	}
+	if (through_dram) {
+		vb_ic_read(b, start, addr, 4, &done);
+		if (done > b->now) {
+			b->now = done;
+			vb_sync(b);
+		}
+	}
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void cpu_write(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_ps, bool through_dram)
+{
+	uint64_t start = b->now, done;
+	void *p = vb_mem_ptr(b, addr, 4);
+
+	const struct vb_mapping *m = vb_bus_find(&b->bus, addr);
+
+	b->now += cost_ps;
+	b->mmio_writes++;
+	vb_sync(b);
+	if (m) {
+		m->ops->write(m->dev, addr - m->base, value);
+		vb_sync(b);   /* a write may start work that is already due */
+		return;
+	}
+	if (!p) {
+		decerr(b, addr, true);
+		return;
+	}
+	if (through_dram) {
+		done = vb_ic_write(b, start, addr, 4);
+		if (done > b->now) {
+			b->now = done;
+			vb_sync(b);
+		}
+	}
+	memcpy(p, &value, 4);
+}
+
+uint32_t vb_read32(vb_board *b, uint64_t addr) { return cpu_read(b, addr, vb_ns(b->cfg.mmio_read_ns), false); }
+
+void vb_write32(vb_board *b, uint64_t addr, uint32_t value)
+{
+	cpu_write(b, addr, value, vb_ns(b->cfg.mmio_write_ns), false);
+}
+
+uint32_t vb_cpu_read32(vb_board *b, uint64_t addr, uint64_t cost_ps) { return cpu_read(b, addr, cost_ps, true); }
+
+void vb_cpu_write32(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_ps)
+{
+	cpu_write(b, addr, value, cost_ps, true);
+}
+
+static uint64_t lines(const vb_board *b, uint64_t addr, uint64_t len)
+{
+	uint64_t l = b->cfg.cache_line_bytes;
+	if (len == 0)
+		return 0;
+	return ((addr + len + l - 1) / l) - addr / l;
+}
+
+void vb_cache_clean(vb_board *b, uint64_t addr, uint64_t len)
+{
+	vb_advance_ps(b, (uint64_t)(lines(b, addr, len) * b->cfg.cache_line_ns * 1000.0 + 0.5));
+	vb_coherency_clean(b, addr, len);
+}
+
+void vb_cache_invalidate(vb_board *b, uint64_t addr, uint64_t len)
+{
+	vb_advance_ps(b, (uint64_t)(lines(b, addr, len) * b->cfg.cache_line_ns * 1000.0 + 0.5));
+	vb_coherency_invalidate(b, addr, len);
+}
+
+/* ---- platform ops for the driver core ------------------------------------ */
+
+static uint32_t ops_read32(void *ctx, uint64_t reg) { return vb_read32(ctx, reg); }
+static void ops_write32(void *ctx, uint64_t reg, uint32_t v) { vb_write32(ctx, reg, v); }
+static void ops_barrier(void *ctx) { (void)ctx; }
+
+static void ops_clean(void *ctx, const void *cpu, size_t len)
+{
+	uint64_t a = vb_mem_addr(ctx, cpu);
+	if (a != SG_NO_DEV_ADDR)
+		vb_cache_clean(ctx, a, len);
+}
+
+static void ops_invalidate(void *ctx, const void *cpu, size_t len)
+{
+	uint64_t a = vb_mem_addr(ctx, cpu);
+	if (a != SG_NO_DEV_ADDR)
+		vb_cache_invalidate(ctx, a, len);
+}
+
+static uint64_t ops_dev_addr(void *ctx, const void *cpu) { return vb_mem_addr(ctx, cpu); }
+static void *ops_cpu_ptr(void *ctx, uint64_t dev, size_t len) { return vb_mem_ptr(ctx, dev, len); }
+
+static const struct sg_platform_ops vb_ops = {
+	.read32 = ops_read32,
+	.write32 = ops_write32,
+	.barrier = ops_barrier,
+	.cache_clean = ops_clean,
+	.cache_invalidate = ops_invalidate,
+	.dev_addr = ops_dev_addr,
+	.cpu_ptr = ops_cpu_ptr,
+};
+
+const struct sg_platform_ops *vb_platform_ops(void) { return &vb_ops; }

@@ -1,0 +1,414 @@
+/*
+ * config.c - board build options and costs, set by key.  Presets are data
+ * files (src/sgdma/hw/presets, one TOML file per board); this reads the subset of TOML they use:
+ * [sections], key = number | bool | "string" | { value = number, ... }.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum kind { K_U64, K_UINT, K_DOUBLE };
+
+struct key {
+	const char *name;
+	enum kind kind;
+	size_t off;
+};
+
+#define U64(n, f)  { n, K_U64, offsetof(struct vb_config, f) }
+#define UINT(n, f) { n, K_UINT, offsetof(struct vb_config, f) }
+#define DBL(n, f)  { n, K_DOUBLE, offsetof(struct vb_config, f) }
+
+static const struct key keys[] = {
+	U64("dma.base", dma_base),
+	UINT("dma.include_sg", include_sg),
+	UINT("dma.addr_width", addr_width),
+	UINT("dma.length_width", length_width),
+	UINT("dma.data_width", data_width),
+	UINT("dma.max_burst", max_burst),
+	UINT("dma.has_dre", has_dre),
+	UINT("dma.dly_timer_resolution", dly_timer_resolution),
+	UINT("dma.reset_clocks", reset_clocks),
+	DBL("dma.clock_mhz", dma_clock_mhz),
+	UINT("dma.sg_prefetch", sg_prefetch),
+	UINT("dma.outstanding", outstanding),
+	UINT("dma.fifo_bytes", fifo_bytes),
+	DBL("ic.request_ns", ic_request_ns),
+	DBL("ic.response_ns", ic_response_ns),
+	UINT("ic.width_bits", ic_width_bits),
+	DBL("ic.clock_mhz", ic_clock_mhz),
+	DBL("stream.consumer_rate", consumer_rate),
+	UINT("stream.consumer_fifo_beats", consumer_fifo_beats),
+	DBL("cpu.mmio_read_ns", mmio_read_ns),
+	DBL("cpu.mmio_write_ns", mmio_write_ns),
+	DBL("cpu.cache_line_ns", cache_line_ns),
+	UINT("cpu.cache_line_bytes", cache_line_bytes),
+	U64("gpio.base", gpio_base),
+	UINT("stream.loopback", loopback),
+	UINT("stream.sink_record", sink_record),
+	DBL("dram.tck_ns", dram.tck_ns),
+	UINT("dram.bus_bytes", dram.bus_bytes),
+	UINT("dram.burst_len", dram.burst_len),
+	UINT("dram.cl", dram.cl),
+	UINT("dram.cwl", dram.cwl),
+	DBL("dram.trcd_ns", dram.trcd_ns),
+	DBL("dram.trp_ns", dram.trp_ns),
+	DBL("dram.tras_ns", dram.tras_ns),
+	DBL("dram.trrd_s_ns", dram.trrd_s_ns),
+	DBL("dram.trrd_l_ns", dram.trrd_l_ns),
+	DBL("dram.tfaw_ns", dram.tfaw_ns),
+	DBL("dram.twtr_ns", dram.twtr_ns),
+	DBL("dram.trtw_ns", dram.trtw_ns),
+	DBL("dram.tccd_l_ns", dram.tccd_l_ns),
+	DBL("dram.trtp_ns", dram.trtp_ns),
+	DBL("dram.twr_ns", dram.twr_ns),
+	DBL("dram.trefi_ns", dram.trefi_ns),
+	DBL("dram.trfc_ns", dram.trfc_ns),
+	UINT("dram.bank_groups", dram.bank_groups),
+	UINT("dram.banks_per_group", dram.banks_per_group),
+	UINT("dram.row_bytes", dram.row_bytes),
+	UINT("dram.mapping", dram.mapping),
+	UINT("dram.interleave_bytes", dram.interleave_bytes),
+	DBL("dram.ctrl_latency_ns", dram.ctrl_latency_ns),
+	DBL("dram.efficiency_cap", dram.efficiency_cap),
+	UINT("dram.enabled", dram.enabled),
+};
+
+void vb_config_defaults(struct vb_config *cfg)
+{
+	/* PG021 IP defaults; see src/sgdma/hw/presets/pg021.toml for the sources. */
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->name, sizeof(cfg->name), "custom");
+	cfg->dma_base = 0x40400000u;
+	cfg->include_sg = 1;
+	cfg->addr_width = 32;
+	cfg->length_width = PG021_LENGTH_WIDTH_DEFAULT;
+	cfg->data_width = 32;
+	cfg->max_burst = 16;
+	cfg->dly_timer_resolution = 125;
+	cfg->reset_clocks = 16;
+	cfg->dma_clock_mhz = 100.0;
+	cfg->cache_line_bytes = 64;
+	cfg->gpio_base = 0x41200000u;
+	cfg->sink_record = 1;
+	cfg->sg_prefetch = 4;
+	cfg->outstanding = 4;
+	cfg->fifo_bytes = 4096;
+	cfg->consumer_rate = 1.0;
+	cfg->consumer_fifo_beats = 16;
+	/* DRAM: off (ideal memory) unless a preset enables it; the timings are
+	 * DDR4-2400 (Micron MT40A512M16 -083E bin, 4 x16 devices = 64-bit), see
+	 * src/sgdma/hw/presets/zcu111.toml for the sources, so enabling it alone is sensible. */
+	cfg->dram = (struct vb_dram_params){
+		.tck_ns = 0.833333, .bus_bytes = 8, .burst_len = 8, .cl = 16, .cwl = 12,
+		.trcd_ns = 13.32, .trp_ns = 13.32, .tras_ns = 32.0, .trrd_s_ns = 5.3, .trrd_l_ns = 6.4,
+		.tfaw_ns = 30.0, .twtr_ns = 7.5, .trtw_ns = 8.333333, .tccd_l_ns = 5.0, .trtp_ns = 7.5,
+		.twr_ns = 15.0, .trefi_ns = 7800.0, .trfc_ns = 350.0, .bank_groups = 2, .banks_per_group = 4,
+		.row_bytes = 8192, .mapping = 1, .interleave_bytes = 64, .ctrl_latency_ns = 0.0,
+		.efficiency_cap = 0.0, .enabled = 0,
+	};
+}
+
+static struct vb_region *region(struct vb_config *cfg, const char *name, size_t len)
+{
+	for (unsigned i = 0; i < cfg->n_ddr; i++)
+		if (strlen(cfg->ddr[i].name) == len && !strncmp(cfg->ddr[i].name, name, len))
+			return &cfg->ddr[i];
+	if (cfg->n_ddr >= VB_MAX_REGIONS || len == 0 || len >= VB_NAME_LEN)
+		return NULL;
+	struct vb_region *r = &cfg->ddr[cfg->n_ddr++];
+	memset(r, 0, sizeof(*r));
+	memcpy(r->name, name, len);
+	return r;
+}
+
+static const struct region_key { const char *suffix; size_t off; } region_keys[] = {
+	{ ".base", offsetof(struct vb_region, base) },
+	{ ".size", offsetof(struct vb_region, size) },
+};
+
+/* "ddr.<name>.base" / "ddr.<name>.size" */
+static uint64_t *region_field(struct vb_config *cfg, const char *key, bool create)
+{
+	const char *name, *dot;
+	if (strncmp(key, "ddr.", 4))
+		return NULL;
+	name = key + 4;
+	dot = strrchr(name, '.');
+	if (!dot || dot == name)
+		return NULL;
+	for (size_t i = 0; i < sizeof(region_keys) / sizeof(region_keys[0]); i++) {
+		if (strcmp(dot, region_keys[i].suffix))
+			continue;
+		struct vb_region *r = NULL;
+		if (create) {
+			r = region(cfg, name, (size_t)(dot - name));
+		} else {
+			for (unsigned j = 0; j < cfg->n_ddr; j++)
+				if (strlen(cfg->ddr[j].name) == (size_t)(dot - name) &&
+				    !strncmp(cfg->ddr[j].name, name, (size_t)(dot - name)))
+					r = &cfg->ddr[j];
+		}
+		return r ? (uint64_t *)((char *)r + region_keys[i].off) : NULL;
+	}
+	return NULL;
+}
+
+int vb_config_set(struct vb_config *cfg, const char *key, double value)
+{
+	uint64_t *rf;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		void *p = (char *)cfg + keys[i].off;
+		if (strcmp(keys[i].name, key))
+			continue;
+		/* unsigned keys take whole numbers in range, not silently truncated ones */
+		if (keys[i].kind != K_DOUBLE &&
+		    (value < 0 || value != (double)(uint64_t)value ||
+		     (keys[i].kind == K_UINT && value > 4294967295.0)))
+			return -1;
+		switch (keys[i].kind) {
+		case K_U64: *(uint64_t *)p = (uint64_t)value; break;
+		case K_UINT: *(unsigned *)p = (unsigned)value; break;
+		case K_DOUBLE: *(double *)p = value; break;
+		}
+		return 0;
+	}
+	rf = region_field(cfg, key, true);
+	if (!rf || value < 0)
+		return -1;
+	*rf = (uint64_t)value;
+	return 0;
+}
+
+int vb_config_get(const struct vb_config *cfg, const char *key, double *value)
+{
+	uint64_t *rf;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const void *p = (const char *)cfg + keys[i].off;
+		if (strcmp(keys[i].name, key))
+			continue;
+		switch (keys[i].kind) {
+		case K_U64: *value = (double)*(const uint64_t *)p; break;
+		case K_UINT: *value = *(const unsigned *)p; break;
+		case K_DOUBLE: *value = *(const double *)p; break;
+		}
+		return 0;
+	}
+	rf = region_field((struct vb_config *)cfg, key, false);
+	if (!rf)
+		return -1;
+	*value = (double)*rf;
+	return 0;
+}
+
+int vb_config_check(const struct vb_config *c, char *err, size_t n)
+{
+	unsigned w = c->data_width;
+#define FAIL(...) do { snprintf(err, n, __VA_ARGS__); return -1; } while (0)
+	if (c->addr_width < 32 || c->addr_width > 64)
+		FAIL("dma.addr_width = %u: PG021 allows 32..64 bits", c->addr_width);
+	if (c->length_width < PG021_LENGTH_WIDTH_MIN || c->length_width > PG021_LENGTH_WIDTH_MAX)
+		FAIL("dma.length_width = %u: PG021 allows %u..%u bits", c->length_width,
+		     PG021_LENGTH_WIDTH_MIN, PG021_LENGTH_WIDTH_MAX);
+	if (w < 8 || w > 1024 || (w & (w - 1)))
+		FAIL("dma.data_width = %u: PG021 allows 8, 16, ... 1024 bits (powers of two)", w);
+	if (c->max_burst < PG021_MAX_BURST_MIN || c->max_burst > PG021_MAX_BURST_MAX ||
+	    (c->max_burst & (c->max_burst - 1)))
+		FAIL("dma.max_burst = %u: PG021 allows 2, 4, ... 256 beats", c->max_burst);
+	if (!(c->dma_clock_mhz > 0))
+		FAIL("dma.clock_mhz must be > 0");
+	if (c->dma_base & 0xFFF)
+		FAIL("dma.base = 0x%llx: must be 4 KiB aligned", (unsigned long long)c->dma_base);
+	if (c->n_ddr == 0)
+		FAIL("the address map has no ddr region");
+	for (unsigned i = 0; i < c->n_ddr; i++) {
+		const struct vb_region *r = &c->ddr[i];
+		if (r->size == 0 || (r->size & 0xFFF) || (r->base & 0xFFF))
+			FAIL("ddr.%s: base 0x%llx size 0x%llx must be non-empty and 4 KiB aligned", r->name,
+			     (unsigned long long)r->base, (unsigned long long)r->size);
+		for (unsigned j = 0; j < i; j++) {
+			const struct vb_region *o = &c->ddr[j];
+			if (r->base < o->base + o->size && o->base < r->base + r->size)
+				FAIL("ddr.%s overlaps ddr.%s", r->name, o->name);
+		}
+		if (c->dma_base < r->base + r->size && r->base < c->dma_base + VB_DMA_SPAN)
+			FAIL("dma.base 0x%llx lies inside ddr.%s", (unsigned long long)c->dma_base, r->name);
+		if (c->gpio_base < r->base + r->size && r->base < c->gpio_base + VB_GPIO_WINDOW)
+			FAIL("gpio.base 0x%llx lies inside ddr.%s", (unsigned long long)c->gpio_base, r->name);
+	}
+	if (c->dma_base < c->gpio_base + VB_GPIO_WINDOW && c->gpio_base < c->dma_base + VB_DMA_SPAN)
+		FAIL("dma.base and gpio.base overlap");
+	if (c->sg_prefetch < 1 || c->sg_prefetch > VB_QDEPTH_MAX)
+		FAIL("dma.sg_prefetch = %u: the model queues 1..%u BDs", c->sg_prefetch, VB_QDEPTH_MAX);
+	if (c->outstanding < 1 || c->outstanding > VB_OUTSTANDING_MAX)
+		FAIL("dma.outstanding = %u: the model keeps 1..%u bursts in flight", c->outstanding,
+		     VB_OUTSTANDING_MAX);
+	if (c->fifo_bytes < (c->data_width / 8) * c->max_burst)
+		FAIL("dma.fifo_bytes = %u: must hold one burst (max_burst x data width = %u bytes)", c->fifo_bytes,
+		     (c->data_width / 8) * c->max_burst);
+	if (c->ic_request_ns < 0 || c->ic_response_ns < 0)
+		FAIL("ic.request_ns / ic.response_ns must be >= 0");
+	if (c->ic_width_bits && !(c->ic_clock_mhz > 0))
+		FAIL("ic.clock_mhz must be > 0 when ic.width_bits is set");
+	if (!(c->consumer_rate > 0 && c->consumer_rate <= 1.0))
+		FAIL("stream.consumer_rate = %g: beats per clock must be in (0, 1]", c->consumer_rate);
+	if (c->consumer_fifo_beats < 1)
+		FAIL("stream.consumer_fifo_beats must be >= 1");
+	if (!(c->mmio_read_ns > 0) || !(c->mmio_write_ns > 0))
+		FAIL("cpu.mmio_read_ns = %g, cpu.mmio_write_ns = %g: every CPU access takes time (> 0), "
+		     "or bounded polls would never let the DMA move", c->mmio_read_ns, c->mmio_write_ns);
+	if (c->cache_line_ns < 0)
+		FAIL("cpu.cache_line_ns = %g must be >= 0", c->cache_line_ns);
+	if (c->cache_line_bytes == 0 || (c->cache_line_bytes & (c->cache_line_bytes - 1)))
+		FAIL("cpu.cache_line_bytes = %u must be a power of two", c->cache_line_bytes);
+	if (vb_dram_check(&c->dram, err, n) < 0)
+		return -1;
+#undef FAIL
+	return 0;
+}
+
+/* ---- preset files ------------------------------------------------------- */
+
+static char *trim(char *s)
+{
+	char *e;
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+static void strip_comment(char *s)
+{
+	bool quoted = false;
+	for (; *s; s++) {
+		if (*s == '"')
+			quoted = !quoted;
+		else if (*s == '#' && !quoted) {
+			*s = 0;
+			return;
+		}
+	}
+}
+
+/* TOML number: decimal, 0x hex, underscores, floats; bools as 0/1. */
+static int parse_number(const char *s, double *out)
+{
+	char buf[64], *end;
+	size_t n = 0;
+	if (!strcmp(s, "true")) { *out = 1; return 0; }
+	if (!strcmp(s, "false")) { *out = 0; return 0; }
+	for (; *s && n < sizeof(buf) - 1; s++)
+		if (*s != '_')
+			buf[n++] = *s;
+	buf[n] = 0;
+	if (n == 0)
+		return -1;
+	errno = 0;
+	if (n > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
+		*out = (double)strtoull(buf, &end, 16);
+	else
+		*out = strtod(buf, &end);
+	return (*end || errno) ? -1 : 0;
+}
+
+/* The value of "{ value = N, source = "...", ... }", or the plain value. */
+static int value_of(char *v, double *out, bool *is_number)
+{
+	*is_number = false;
+	if (*v == '"')
+		return 0;                         /* strings are documentation */
+	if (*v == '{') {
+		char *p = strstr(v, "value");
+		if (!p)
+			return 0;
+		p = strchr(p, '=');
+		if (!p)
+			return -1;
+		p = trim(p + 1);
+		char *e = p;
+		while (*e && *e != ',' && *e != '}')
+			e++;
+		*e = 0;
+		v = trim(p);
+		if (*v == '"')
+			return 0;
+	}
+	*is_number = true;
+	return parse_number(v, out);
+}
+
+int vb_config_load(struct vb_config *cfg, const char *path, char *err, size_t errlen)
+{
+	char line[1024], section[128] = "";
+	unsigned lineno = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *s, *eq, *k, *v, key[256];
+		double value;
+		bool is_number;
+
+		lineno++;
+		strip_comment(line);
+		s = trim(line);
+		if (!*s)
+			continue;
+		if (*s == '[') {
+			char *e = strchr(s, ']');
+			if (!e || e - s - 1 >= (long)sizeof(section)) {
+				snprintf(err, errlen, "%s:%u: bad section header", path, lineno);
+				fclose(f);
+				return -1;
+			}
+			*e = 0;
+			snprintf(section, sizeof(section), "%s", trim(s + 1));
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!eq) {
+			snprintf(err, errlen, "%s:%u: expected key = value", path, lineno);
+			fclose(f);
+			return -1;
+		}
+		*eq = 0;
+		k = trim(s);
+		v = trim(eq + 1);
+		if (!*section && !strcmp(k, "name") && *v == '"') {
+			char *e = strchr(v + 1, '"');
+			if (e)
+				*e = 0;
+			snprintf(cfg->name, sizeof(cfg->name), "%s", v + 1);
+			continue;
+		}
+		if (value_of(v, &value, &is_number) < 0) {
+			snprintf(err, errlen, "%s:%u: %s: not a number", path, lineno, k);
+			fclose(f);
+			return -1;
+		}
+		if (!is_number || !*section)
+			continue;                 /* descriptions, sources, units */
+		snprintf(key, sizeof(key), "%s.%s", section, k);
+		if (!strncmp(section, "info", 4) || !strncmp(section, "layout", 6) || !strncmp(section, "port.", 5) ||
+		    !strncmp(section, "cpu.", 4))
+			continue;                 /* read by the Python layers only */
+		if (vb_config_set(cfg, key, value) < 0) {
+			snprintf(err, errlen, "%s:%u: unknown or invalid key %s", path, lineno, key);
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	return 0;
+}

@@ -1,0 +1,3 @@
+from sgdma.cli import main
+
+main()

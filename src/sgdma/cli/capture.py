@@ -1,0 +1,207 @@
+"""Entry points for ``sgdma capture`` (wired by src/sgdma/cli.py): plain keyword options in,
+JSON-able dicts out, sizes and rates accepted as text ("128KiB", "40e6") or numbers.
+
+* ``cli_run(board, rate, sample_bytes, buffer_bytes, buffers, api, cache, mode, consumer_rate,
+  seconds, seed, fifo_bytes)`` -> the ``run_capture`` record (at least sustained, overflows,
+  throughput_mbps, cpu_load, buffers_delivered);
+* ``cli_sweep(board, sizes, apis, caches, ..., plot_dir)`` -> one record per (size, api, cache):
+  max_rate_sps, max_mbps, pps, cpu_load, ...; ``plot_dir`` writes the PNG (path in "plot");
+* ``cli_find_max_rate(...)`` -> the ``find_max_rate`` record.
+
+``format_run``, ``format_sweep`` and ``format_max_rate`` give the text to print.
+Bad input raises ``CaptureError`` (a ValueError) naming the limit.
+"""
+from __future__ import annotations
+
+import re
+
+from sgdma.capture.driver import CaptureError
+from sgdma.capture.session import DEFAULT_FIFO_BYTES, run_capture
+from sgdma.capture.sweep import DEFAULT_SIZES, find_max_rate, plot_sweep, sweep_buffer_size, sweep_table
+from sgdma.capture.transport import APIS
+
+_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
+          "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30}
+_SIZE = re.compile(r"^\s*(\d+)\s*([a-z]*)\s*$", re.I)
+_RATE = re.compile(r"^\s*([0-9.]+(?:e[+-]?\d+)?)\s*([kmg]?)\s*(?:s/s|sps|hz|/s)?\s*$", re.I)
+
+
+def parse_size(value) -> int:
+    """Bytes from 4096, "4096", "4K", "4KiB", "128kib", "1MiB", "2^12" (K, KB, KiB = 1024)."""
+    if isinstance(value, bool):
+        raise CaptureError(f"not a size: {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if value.is_integer():
+            return int(value)
+        raise CaptureError(f"not a whole number of bytes: {value!r}")
+    text = str(value).strip()
+    if "^" in text:
+        base, exp = text.split("^", 1)
+        try:
+            return int(base) ** int(exp)
+        except ValueError:
+            raise CaptureError(f"not a size: {value!r} (use 4096, 4K, 128KiB, 1MiB or 2^12)") from None
+    m = _SIZE.match(text)
+    if not m or m.group(2).lower() not in _UNITS:
+        raise CaptureError(f"not a size: {value!r} (use 4096, 4K, 128KiB, 1MiB or 2^12)")
+    return int(m.group(1)) * _UNITS[m.group(2).lower()]
+
+
+def parse_sizes(value) -> list[int]:
+    """A list of sizes: [64, "1KiB"], "64,128,256", "64..32768" or "64..32KiB" (powers of two
+    between the ends, inclusive); None: 64 B .. 128 KiB."""
+    if value is None:
+        return list(DEFAULT_SIZES)
+    if isinstance(value, (list, tuple)):
+        out = [parse_size(v) for v in value]
+    else:
+        out = []
+        for item in str(value).split(","):
+            item = item.strip()
+            if not item:
+                continue
+            if ".." in item:
+                lo, hi = (parse_size(x) for x in item.split("..", 1))
+                if lo <= 0 or lo & (lo - 1) or hi & (hi - 1) or hi < lo:
+                    raise CaptureError(f"size range {item!r}: the ends must be powers of two, low to high")
+                out += [1 << k for k in range(lo.bit_length() - 1, hi.bit_length())]
+            else:
+                out.append(parse_size(item))
+    if not out:
+        raise CaptureError(f"no sizes in {value!r}")
+    return out
+
+
+def parse_rate(value) -> float | None:
+    """Samples (or bytes) per second from 40e6, "40e6", "40M", "2.5 MS/s"... (k, M, G = 10^3, 10^6, 10^9)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise CaptureError(f"not a rate: {value!r}")
+    if isinstance(value, (int, float)):
+        return float(value)
+    text = str(value).strip().lower().replace("ms/s", "m").replace("ks/s", "k").replace("gs/s", "g")
+    m = _RATE.match(text)
+    if not m:
+        raise CaptureError(f"not a rate: {value!r} (use 40e6, 40M or 40 MS/s)")
+    return float(m.group(1)) * {"": 1, "k": 1e3, "m": 1e6, "g": 1e9}[m.group(2)]
+
+
+def _list(value, allowed, what: str) -> list[str]:
+    if value is None:
+        return list(allowed)
+    items = [v.strip() for v in value.split(",")] if isinstance(value, str) else list(value)
+    for v in items:
+        if v not in allowed:
+            raise CaptureError(f"{what} {v!r}: choose from {', '.join(allowed)}")
+    return items
+
+
+def _opts(buffer_bytes, buffer_size):
+    b = buffer_bytes if buffer_bytes is not None else buffer_size
+    return parse_size(b if b is not None else 128 << 10)
+
+
+def _clean(record: dict) -> dict:
+    return {k: v for k, v in record.items() if not k.startswith("_")}
+
+
+def cli_run(board: str = "zynq7000", rate=None, sample_bytes: int = 4, buffer_bytes=None, buffers: int = 16,
+            api: str = "zerocopy", cache: str = "sync", mode: str = "continuous", consumer_rate=None,
+            seconds: float | None = None, seed: int = 0, fifo_bytes=DEFAULT_FIFO_BYTES, buffer_size=None,
+            verify: bool = True, **_ignored) -> dict:
+    """One capture run (``run_capture``); ``buffer_size`` is an alias of ``buffer_bytes``."""
+    r = parse_rate(rate)
+    if r is None:
+        raise CaptureError("--rate is required: the ADC's sample rate in samples/s (e.g. 40e6)")
+    rec = run_capture(board, r, int(sample_bytes), _opts(buffer_bytes, buffer_size), int(buffers), api=api,
+                      cache=cache, mode=mode, consumer_rate=parse_rate(consumer_rate),
+                      seconds=None if seconds is None else float(seconds), fifo_bytes=parse_size(fifo_bytes),
+                      seed=int(seed), verify=verify)
+    return _clean(rec)
+
+
+def cli_find_max_rate(board: str = "zynq7000", sample_bytes: int = 4, buffer_bytes=None, buffers: int = 16,
+                      api: str = "zerocopy", cache: str = "sync", mode: str = "continuous", consumer_rate=None,
+                      seconds: float | None = None, seed: int = 0, fifo_bytes=DEFAULT_FIFO_BYTES,
+                      rel_tol: float = 0.01, buffer_size=None, **_ignored) -> dict:
+    """Bisect the highest sample rate sustained without overflow (``find_max_rate``)."""
+    return find_max_rate(board, int(sample_bytes), _opts(buffer_bytes, buffer_size), int(buffers), api=api,
+                         cache=cache, mode=mode, consumer_rate=parse_rate(consumer_rate),
+                         seconds=None if seconds is None else float(seconds), fifo_bytes=parse_size(fifo_bytes),
+                         seed=int(seed), rel_tol=float(rel_tol))
+
+
+def cli_sweep(board: str = "zynq7000", sizes=None, apis=None, caches=None, sample_bytes: int = 4,
+              buffers: int = 16, mode: str = "continuous", consumer_rate=None, seconds: float | None = None,
+              seed: int = 0, fifo_bytes=DEFAULT_FIFO_BYTES, plot_dir=None, jobs: int | None = None,
+              rel_tol: float = 0.02, api=None, cache=None, **_ignored) -> list[dict]:
+    """Sustained MB/s and packets/s against buffer size for each API and cache policy.
+
+    ``apis``/``caches``: lists or comma-separated text (default: all; ``api``/``cache`` are
+    accepted as one-item aliases); ``sizes``: see ``parse_sizes`` (default 64 B .. 128 KiB);
+    ``plot_dir``: also write the PNG (its path goes in every record's "plot")."""
+    from sgdma.models.cpu import POLICIES
+    from sgdma.capture.sweep import default_jobs
+
+    apis = _list(apis if apis is not None else api, APIS, "api")
+    caches = _list(caches if caches is not None else cache, POLICIES, "cache policy")
+    recs = sweep_buffer_size(board, parse_sizes(sizes), apis, caches, sample_bytes=int(sample_bytes),
+                             buffers=int(buffers), mode=mode, consumer_rate=parse_rate(consumer_rate),
+                             fifo_bytes=parse_size(fifo_bytes), seed=int(seed), rel_tol=float(rel_tol),
+                             seconds=None if seconds is None else float(seconds),
+                             jobs=default_jobs() if jobs is None else int(jobs))
+    if plot_dir is not None and recs:
+        path = str(plot_sweep(recs, plot_dir)[0])
+        for r in recs:
+            r["plot"] = path
+    return recs
+
+
+# -- text -----------------------------------------------------------------------------------------
+def format_run(r: dict) -> str:
+    lat = r["latency_us"]
+    lines = [
+        f"capture on {r['board']}: {r['rate_sps'] / 1e6:g} MS/s x {r['sample_bytes']} B = {r['offered_mbps']:.1f} MB/s "
+        f"into {r['buffers']} x {r['buffer_bytes']} B buffers, {r['api']} API, {r['cache']} cache, {r['mode']}",
+        f"  {'sustained' if r['sustained'] else 'NOT sustained'}: {r['overflows']} samples dropped "
+        f"in {r['drop_episodes']} episodes" + ("" if r.get("keeping_up", True) else
+                                               "; the reader is not keeping up (ring reserve shrinking)"),
+        f"  delivered {r['buffers_delivered']} buffers, {r['throughput_mbps']:.1f} MB/s ({r['pps']:.0f} buffers/s) "
+        f"over {r['simulated_s'] * 1e3:.1f} ms of virtual time; CPU load {100 * r['cpu_load']:.1f} %",
+    ]
+    if lat["median"] is not None:
+        lines.append(f"  latency ADC -> application: median {lat['median']:.1f} us, p99 {lat['p99']:.1f} us, "
+                     f"max {lat['max']:.1f} us")
+    if r["mode"] == "burst":
+        lines.append(f"  burst: fill {r['fill_mbps']:.1f} MB/s, drain {r['drain_mbps']:.1f} MB/s")
+    if "verified" in r:
+        lines.append(f"  counter check: {'ok' if r['verified'] else 'FAILED'} ({r['verify']['gaps']} gaps, all "
+                     f"matching the ADC's drop report)" if r["verified"] else
+                     f"  counter check: FAILED: {r['verify']}")
+    if r["drops"]:
+        t0, t1, first, n = r["drops"][0]
+        lines.append(f"  first drop at {t0 / 1e3:.1f} us: samples {first}..{first + n - 1}")
+    return "\n".join(lines)
+
+
+def format_max_rate(r: dict) -> str:
+    return (f"{r['board']} {r['api']}/{r['cache']} ({r['mode']}), {r['buffers']} x {r['buffer_bytes']} B, "
+            f"{r['sample_bytes']} B samples: max {r['max_rate_sps'] / 1e6:.3f} MS/s = {r['max_mbps']:.1f} MB/s "
+            f"({r['pps']:.0f} buffers/s) without overflow, limited by the {r['limit']}"
+            + (f"; CPU load there {100 * r['cpu_load']:.0f} %" if r.get("cpu_load") is not None else "")
+            + f" [{r['trials']} trials, +-{100 * r['rel_tol']:g} %]")
+
+
+def format_sweep(records: list[dict]) -> str:
+    if not records:
+        return "(no points)"
+    head = (f"{records[0]['board']}: sustained throughput without overflow by buffer size "
+            f"({records[0]['buffers']} buffers, {records[0]['sample_bytes']} B samples; MB = 10^6 B)")
+    return head + "\n" + sweep_table(records)
+
+
+__all__ = ["cli_run", "cli_sweep", "cli_find_max_rate", "format_run", "format_sweep", "format_max_rate",
+           "parse_size", "parse_sizes", "parse_rate"]

@@ -1,0 +1,75 @@
+"""``sgdma capture``: continuous S2MM capture."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from sgdma.cli.common import _write_json, _size, _number
+
+
+@click.command("capture")
+@click.option("--board", default="zynq7000", show_default=True)
+@click.option("--rate", default="40e6", show_default=True, help="ADC sample rate (samples/s)")
+@click.option("--sample-bytes", default=4, show_default=True, type=click.IntRange(1, 8))
+@click.option("--buffer-size", default="128KiB", show_default=True, help="bytes per DMA buffer (e.g. 4096, 128KiB)")
+@click.option("--buffers", default=16, show_default=True, type=click.IntRange(1, 65536), help="buffers kept armed")
+@click.option("--api", type=click.Choice(["copy", "zerocopy"]), default="zerocopy", show_default=True)
+@click.option("--cache", type=click.Choice(["sync", "uncached", "coherent"]), default="sync", show_default=True)
+@click.option("--mode", type=click.Choice(["continuous", "burst"]), default="continuous", show_default=True)
+@click.option("--consumer-rate", default=None, help="the application's own processing rate, bytes/s (default: free)")
+@click.option("--seconds", default=None, type=float,
+              help="virtual seconds to capture [default: at least 50 ms or four laps of the ring, up to 2 s]")
+@click.option("--fifo-bytes", default=None, help="PL FIFO between the ADC and the DMA [default: the capture layer's]")
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--sweep", type=click.Choice(["buffer-size"]), default=None,
+              help="throughput and packets/s against buffer size, per API and cache policy")
+@click.option("--find-max-rate", is_flag=True, help="bisect the highest sample rate sustained without overflow")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), default="sgdma-capture-sweep",
+              show_default=True, help="where --sweep writes its plot")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the result as JSON")
+def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mode, consumer_rate, seconds, fifo_bytes,
+                seed, sweep, find_max_rate, plot_dir, json_path):
+    """Continuous S2MM capture from an ADC through a PL FIFO into DMA buffers and the application."""
+    from sgdma.cli import capture as capture_cli
+
+    opts = dict(board=board, rate=_number(rate, "--rate"), sample_bytes=sample_bytes,
+                buffer_bytes=_size(buffer_size), buffers=buffers, api=api, cache=cache, mode=mode,
+                consumer_rate=_number(consumer_rate, "--consumer-rate") if consumer_rate else None, seconds=seconds,
+                seed=seed)
+    if fifo_bytes:
+        opts["fifo_bytes"] = _size(fifo_bytes)
+    try:
+        if sweep:
+            records = capture_cli.cli_sweep(**{**opts, "api": None, "cache": None}, plot_dir=plot_dir)  # every API, policy
+            _print_capture_sweep(records)
+            if records and records[0].get("plot"):
+                click.echo(f"wrote {records[0]['plot']}")
+            _write_json(json_path, records)
+            return
+        if find_max_rate:
+            res = capture_cli.cli_find_max_rate(**opts)
+            click.echo(f"highest rate sustained without overflow: {res['max_rate']:.4g} samples/s "
+                       f"({res['max_rate'] * sample_bytes / 1e6:.1f} MB/s) with {api}/{cache}, "
+                       f"{buffers} x {opts['buffer_bytes']} B buffers on {board}")
+            _write_json(json_path, res)
+            return
+        res = capture_cli.cli_run(**opts)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    click.echo(f"capture on {board}: {float(rate):.4g} samples/s x {sample_bytes} B, {buffers} x "
+               f"{opts['buffer_bytes']} B buffers, {api} API, {cache} cache, {mode}")
+    click.echo(f"  sustained            {'yes' if res['sustained'] else 'NO'}")
+    click.echo(f"  overflows            {res['overflows']} samples dropped")
+    click.echo(f"  throughput           {res['throughput_mbps']:.1f} MB/s to the application")
+    click.echo(f"  CPU load             {res['cpu_load'] * 100:.1f} %")
+    click.echo(f"  buffers delivered    {res['buffers_delivered']}")
+    _write_json(json_path, res)
+    sys.exit(0 if res["sustained"] else 3)
+
+
+def _print_capture_sweep(records: list[dict]) -> None:
+    click.echo(f"{'size (B)':>9} {'api':>9} {'cache':>9} {'MB/s':>10} {'packets/s':>12}")
+    for r in records:
+        click.echo(f"{r['buffer_bytes']:>9} {r['api']:>9} {r['cache']:>9} {r['throughput_mbps']:>10.1f} "
+                   f"{r['packets_per_s']:>12.0f}")

@@ -1,0 +1,144 @@
+"""``sgdma characterize`` (S0's sweeps) and ``sgdma characterize bd-create``."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from sgdma.cli.common import _write_json, _list_option, _write_csv
+
+
+@click.group(invoke_without_command=True)
+@click.option("--board", default="zcu111", show_default=True, help="board preset")
+@_list_option("--bytes-per-bd", "2^5..2^13", "bytes per BD")
+@_list_option("--bds", "4,16,1024", "BDs per ring")
+@_list_option("--cycles", "1", "ring cycles (> 1: cyclic mode)")
+@click.option("--mode", type=click.Choice(["sg", "simple"]), default="sg", show_default=True)
+@click.option("--placement", type=click.Choice(["sequential", "random"]), default="sequential", show_default=True)
+@click.option("--direction", type=click.Choice(["mm2s", "s2mm"]), default="mm2s", show_default=True)
+@click.option("--port", default=None, help="PS port on PS-DDR boards (zynq7000: hp, acp, gp; zcu102: hp, hpc, acp)")
+@click.option("--trials", type=click.IntRange(1, 1_000_000), default=None,
+              help="seeded trials per point [default: 10; 100 with --preset s0]")
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--timing-only/--functional", default=None,
+              help="timing only: no payload bytes move [default: functional; timing only with --preset s0]")
+@click.option("--preset", type=click.Choice(["s0"]), default=None,
+              help="s0: S0's Table II sweep (bytes/BD x BDs, plus ring cycles) on its board")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="worker processes [default: 2 cores]")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write records as JSON")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write records as CSV")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write figures (PNG) here")
+@click.pass_context
+def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed,
+                 timing_only, preset, jobs, json_path, csv_path, plot_dir):
+    """Latency/throughput sweeps on the timed virtual board (S0's experiment)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from sgdma.experiments import characterize as ch
+
+    try:
+        if preset == "s0":
+            points = ch.s0_points()
+            trials = trials or 100
+            timing_only = True if timing_only is None else timing_only
+        else:
+            points = [ch.Point(b, n, c) for b in ch.parse_list(bytes_per_bd) for n in ch.parse_list(bds)
+                      for c in ch.parse_list(cycles)]
+            trials = trials or 10
+            timing_only = False if timing_only is None else timing_only
+        setup = ch.Setup(board=board, mode=mode, direction=direction, placement=placement, trials=trials,
+                         seed=seed, timing_only=timing_only, port=port)
+        records = []
+        with click.progressbar(length=len(points), label=f"{len(points)} points x {trials} trials",
+                               show_pos=True, file=sys.stderr) as bar:
+            for rec in ch.sweep(setup, points, jobs or ch.default_jobs()):
+                records.append(rec.as_dict())
+                bar.update(1)
+    except (ch.SweepError, ValueError) as e:
+        raise click.UsageError(str(e))
+    if preset == "s0":
+        _print_s0_summary(records)
+    else:
+        _print_sweep(records)
+    _write_json(json_path, records)
+    if csv_path:
+        _write_csv(csv_path, records)
+    if plot_dir:
+        from sgdma.output import plots
+
+        for path in plots.s0_figures(records, plot_dir):
+            click.echo(f"wrote {path}")
+
+
+@characterize.command("bd-create")
+@click.option("--board", default="zcu111", show_default=True)
+@click.option("--cpu", "cpus", type=click.Choice(["apu", "rpu", "both"]), default="both", show_default=True)
+@_list_option("--bds", "1,16,256,4096", "BDs per ring")
+@click.option("--samples", default=100_000, show_default=True, type=click.IntRange(1, 10_000_000))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write records as JSON")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write S0 Figs. 8-10 style plots here")
+def bd_create(board, cpus, bds, samples, seed, json_path, plot_dir):
+    """Time to create BD rings on the APU (A53, Linux) and the RPU (R5, bare metal), as S0 measured it."""
+    from sgdma.experiments import bdcreate
+    from sgdma.experiments import characterize as ch
+
+    wanted = ["apu", "rpu"] if cpus == "both" else [cpus]
+    records = []
+    try:
+        for cpu in wanted:
+            records += bdcreate.run(board, cpu, ch.parse_list(bds), samples, seed)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    click.echo(f"{'cpu':<4} {'BDs':>6}  {'per BD ns: min':>15} {'median':>8} {'p99':>8} {'max':>9}")
+    for r in records:
+        q = r["per_bd_ns"]
+        click.echo(f"{r['cpu']:<4} {r['bds']:>6}  {q['min']:>15.0f} {q['median']:>8.0f} {q['p99']:>8.0f} "
+                   f"{q['max']:>9.0f}")
+    if len(wanted) == 2:
+        for c in bdcreate.compare([r for r in records if r["cpu"] == "apu"],
+                                  [r for r in records if r["cpu"] == "rpu"]):
+            click.echo(f"APU median {c['apu_speedup']:.1f}x faster than the RPU at {c['bds']} BDs")
+    _write_json(json_path, records)
+    if plot_dir:
+        for path in bdcreate.plot(records, plot_dir):
+            click.echo(f"wrote {path}")
+
+
+def _print_s0_summary(records: list[dict]) -> None:
+    """S0's sweep in one screen: latency over all rings, throughput for rings 4/16/1024, cycles."""
+    flat = [r for r in records if r["cycles"] == 1]
+    by = {(r["bytes_per_bd"], r["bds"]): r for r in flat}
+    click.echo(f"{'B/BD':>6}  {'latency ns: median [min, max] over all rings':<44}"
+               f"{'MB/s, 4 BDs':>13}{'16 BDs':>10}{'1024 BDs':>10}")
+    for bpb in sorted({r["bytes_per_bd"] for r in flat}):
+        rows = [r for r in flat if r["bytes_per_bd"] == bpb]
+        med = sorted(r["latency_ns"]["median"] for r in rows)[len(rows) // 2]
+        lo = min(r["latency_ns"]["min"] for r in rows)
+        hi = max(r["latency_ns"]["max"] for r in rows)
+        thr = [by.get((bpb, n), {}).get("throughput_mbps", {}).get("median", float("nan")) for n in (4, 16, 1024)]
+        click.echo(f"{bpb:>6}  {med:7.0f} [{lo:6.0f}, {hi:6.0f}]{'':<26}{thr[0]:>13.0f}{thr[1]:>10.0f}{thr[2]:>10.0f}")
+    cyc = [r for r in records if r["cycles"] > 1]
+    worst = max((abs(r["throughput_mbps"]["median"] / by[(r["bytes_per_bd"], r["bds"] * r["cycles"])]
+                     ["throughput_mbps"]["median"] - 1), r) for r in cyc
+                if (r["bytes_per_bd"], r["bds"] * r["cycles"]) in by) if cyc else None
+    if worst:
+        r = worst[1]
+        click.echo(f"cyclic mode: N cycles of a k-BD ring vs one ring of N*k BDs differ by at most "
+                   f"{worst[0] * 100:.1f} % ({r['bds']} BDs x {r['cycles']} cycles, {r['bytes_per_bd']} B/BD)")
+    sim = sum(r["simulated_ns"] for r in records) / 1e9
+    wall = sum(r["wall_s"] for r in records)
+    click.echo(f"{len(records)} points; {sim:.2f} s of virtual time simulated in {wall:.2f} s of worker time")
+
+
+def _print_sweep(records: list[dict]) -> None:
+    sim = sum(r["simulated_ns"] for r in records) / 1e9
+    wall = sum(r["wall_s"] for r in records)
+    click.echo(f"{'B/BD':>6} {'BDs':>5} {'cyc':>5}  {'latency ns (med [min, max])':<28} "
+               f"{'throughput MB/s (med [min, max])':<34}")
+    for r in records:
+        lat, thr = r["latency_ns"], r["throughput_mbps"]
+        click.echo(f"{r['bytes_per_bd']:>6} {r['bds']:>5} {r['cycles']:>5}  "
+                   f"{lat['median']:7.0f} [{lat['min']:6.0f}, {lat['max']:6.0f}]       "
+                   f"{thr['median']:9.1f} [{thr['min']:9.1f}, {thr['max']:9.1f}]")
+    click.echo(f"{len(records)} points; {sim:.2f} s of virtual time simulated in {wall:.2f} s of worker time")

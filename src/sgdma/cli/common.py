@@ -1,0 +1,71 @@
+"""Helpers shared by the commands: output writers and the option parsers."""
+from __future__ import annotations
+
+import json
+
+import click
+
+
+def _core_constants() -> dict:
+    from sgdma import _core
+
+    return _core.constants
+
+
+def _write_json(path: str | None, data) -> None:
+    if path:
+        with open(path, "w") as f:
+            json.dump(data, f, indent=2)
+            f.write("\n")
+
+
+def _list_option(name: str, default: str, help: str):
+    return click.option(name, default=default, show_default=True, help=help + " (e.g. 32,64 or 2^5..2^13)")
+
+
+def parse_time_ns(text: str) -> float:
+    """'1us', '250ns', '2.5 us', '1e-6' (seconds) -> ns."""
+    t = text.strip().lower().replace(" ", "")
+    try:
+        for unit, scale in (("ns", 1.0), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9)):
+            if t.endswith(unit):
+                return float(t[: -len(unit)]) * scale
+        return float(t) * 1e9
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a time: use e.g. 1us, 250ns, 2ms") from None
+
+
+def _size(text: str) -> int:
+    from sgdma.experiments.characterize import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise click.BadParameter(f"{what} {text!r} is not a number (e.g. 40e6)") from None
+
+
+def _flat(rec: dict) -> dict:
+    out = {}
+    for k, v in rec.items():
+        if isinstance(v, dict):
+            out.update({f"{k}_{kk}": vv for kk, vv in v.items()})
+        else:
+            out[k] = v
+    return out
+
+
+def _write_csv(path: str, records: list[dict]) -> None:
+    import csv
+
+    rows = [_flat(r) for r in records]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)

@@ -1,0 +1,32 @@
+"""``sgdma validate``: the model against every public figure."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from sgdma.cli.common import _write_json
+
+
+@click.command()
+@click.option("--trials", default=100, show_default=True, type=click.IntRange(1, 10_000),
+              help="trials per point of the S0 sweep (the spread checks need enough trials to see refresh)")
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="worker processes [default: 2 cores]")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the checks as JSON")
+def validate(trials: int, seed: int, jobs: int | None, json_path: str | None) -> None:
+    """Each public figure (calibration.md) beside the model's value; non-zero exit if one is out of band."""
+    from sgdma.experiments import characterize as ch
+    from sgdma.experiments import validate as v
+
+    checks = v.run(trials, seed, jobs or ch.default_jobs())
+    width = max(len(c.figure) for c in checks)
+    click.echo(f"{'figure':<{width}}  {'published':>10}  {'model':>10}  {'ratio':>7}  {'band':<22} result")
+    for c in checks:
+        ratio = f"{c.ratio:7.3f}" if c.published else "      -"
+        click.echo(f"{c.figure:<{width}}  {c.published:>10.4g}  {c.model:>10.4g}  {ratio}  {c.band:<22} "
+                   f"{'ok' if c.ok else 'OUT OF BAND'}{'  (' + c.note + ')' if c.note else ''}")
+    failed = [c for c in checks if not c.ok]
+    click.echo(f"{len(checks) - len(failed)} of {len(checks)} figures within their bands")
+    _write_json(json_path, [c.as_dict() for c in checks])
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,1 @@
+"""Experiments on the board: S0 characterization, BD creation, planner, validation, self-test."""

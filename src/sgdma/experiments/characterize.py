@@ -1,0 +1,316 @@
+"""Characterization sweeps on the virtual board: S0's experiment and its relatives.
+
+A trial plays S0's RPU role against the timed model: prime the BD ring
+(CURDESC + RS), hand-shake with the PL timing engine over GPIO, write the
+tail, wait in standby until the engine is done, read its counters.  Latency
+is tail write → first stream beat; throughput is payload / (first → last
+beat), as S0 defines them.  Each trial draws its own DRAM refresh phase from
+the seed, so the spread over trials is the model's own, not added noise.
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from sgdma.hw import pg021 as P
+from sgdma.board.programs import s0_trials
+from sgdma.board.virtual import VirtualBoard
+from sgdma.driver.axidma import AxiDma
+from sgdma.hw.layout import Layout
+
+
+class SweepError(ValueError):
+    """A sweep point the board cannot do; raised before anything runs."""
+
+
+@dataclass(frozen=True)
+class Point:
+    bytes_per_bd: int
+    bds: int
+    cycles: int = 1
+
+
+@dataclass(frozen=True)
+class Setup:
+    board: str = "zcu111"
+    mode: str = "sg"               # sg | simple
+    direction: str = "mm2s"        # mm2s | s2mm
+    placement: str = "sequential"  # sequential | random
+    trials: int = 10
+    seed: int = 0
+    timing_only: bool = True
+    port: str | None = None        # a PS port of the board's [port.*] list (None: the preset's [ic])
+
+
+@dataclass
+class Record:
+    board: str
+    mode: str
+    direction: str
+    placement: str
+    bytes_per_bd: int
+    bds: int
+    cycles: int
+    trials: int
+    latency_ns: dict
+    throughput_mbps: dict
+    simulated_ns: float
+    wall_s: float
+    samples: dict = field(default_factory=dict, repr=False)
+
+    def as_dict(self, samples: bool = False) -> dict:
+        d = asdict(self)
+        if not samples:
+            d.pop("samples")
+        return d
+
+
+def stats(values: Iterable[float]) -> dict:
+    a = np.asarray(list(values), dtype=float)
+    return {"median": float(np.median(a)), "min": float(a.min()), "max": float(a.max())}
+
+
+_SIZE = re.compile(r"^(\d+)\s*(k|kib|m|mib)?$", re.I)
+
+
+def parse_size(text: str) -> int:
+    t = text.strip()
+    if "^" in t:
+        base, exp = t.split("^")
+        return int(base) ** int(exp)
+    m = _SIZE.match(t)
+    if not m:
+        raise ValueError(f"not a size: {text!r} (use 4096, 4K, 1MiB or 2^12)")
+    mult = {None: 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20}[m.group(2) and m.group(2).lower()]
+    return int(m.group(1)) * mult
+
+
+def parse_list(text: str) -> list[int]:
+    """'32,64,128', '2^5..2^13' or '32..8192' (powers of two between the ends)."""
+    out: list[int] = []
+    for item in text.split(","):
+        if ".." in item:
+            lo, hi = (parse_size(x) for x in item.split(".."))
+            if lo <= 0 or lo & (lo - 1) or hi & (hi - 1) or hi < lo:
+                raise ValueError(f"range {item!r}: the ends must be powers of two, low to high")
+            out += [1 << k for k in range(lo.bit_length() - 1, hi.bit_length())]
+        elif item.strip():
+            out.append(parse_size(item))
+    if not out:
+        raise ValueError(f"empty list: {text!r}")
+    return out
+
+
+def s0_points() -> list[Point]:
+    """S0 Table II: bytes/BD 2^5..2^13 x BDs 2^1..2^13, plus ring cycles 2^1..2^13 on
+    rings of 4 and 16 BDs at 32 B and 8 KiB per BD."""
+    pts = [Point(1 << b, 1 << n) for b in range(5, 14) for n in range(1, 14)]
+    pts += [Point(bpb, ring, 1 << c) for ring in (4, 16) for bpb in (32, 8192) for c in range(1, 14)]
+    return pts
+
+
+class Bench:
+    """One virtual board reused trial after trial (reseeded each time)."""
+
+    def __init__(self, setup: Setup):
+        if setup.mode not in ("sg", "simple"):
+            raise SweepError(f"--mode {setup.mode!r}: choose sg or simple")
+        if setup.direction not in ("mm2s", "s2mm"):
+            raise SweepError(f"--direction {setup.direction!r}: choose mm2s or s2mm")
+        if setup.placement not in ("sequential", "random"):
+            raise SweepError(f"--placement {setup.placement!r}: choose sequential or random")
+        if setup.trials < 1:
+            raise SweepError("--trials must be >= 1")
+        self.setup = setup
+        try:
+            self.board = VirtualBoard(setup.board, seed=setup.seed, timing_only=setup.timing_only,
+                                      include_sg=setup.mode == "sg", port=setup.port)
+        except ValueError as e:
+            raise SweepError(str(e)) from None
+        self.dma = AxiDma(self.board)
+        self.channel = self.dma.mm2s if setup.direction == "mm2s" else self.dma.s2mm
+        self.layout = Layout.of(self.board)
+        self.width = self.board.axi_dma.data_bytes
+        self.clk_ns = 1e3 / self.board.axi_dma.clock_mhz
+        self.regs = self.board.mmio(self.board.axi_dma.base)
+        self.base = P.channel_offset(setup.direction)
+
+    def warm_up(self) -> None:
+        """One unrecorded trial: a fresh board's first touches of its memory
+        (page faults of the BD and buffer regions) and numpy's first calls are
+        not the model's speed."""
+        p = Point(self.width, 1)
+        if self.setup.direction == "mm2s":
+            _c_trials(self, p, np.zeros(1, np.uint64))
+        stats(trial_seeds(0, p, 2).astype(float))   # numpy's first-use costs, not the model's
+
+    # -- refusing what cannot run ------------------------------------------------
+    def stride(self, bytes_per_bd: int) -> int:
+        return -(-bytes_per_bd // self.width) * self.width
+
+    def check(self, p: Point) -> None:
+        s, blk, lay = self.setup, self.board.axi_dma, self.layout
+        if p.bytes_per_bd < 1 or p.bds < 1 or p.cycles < 1:
+            raise SweepError(f"{p}: bytes per BD, BDs and cycles must all be >= 1")
+        if p.bytes_per_bd > blk.max_length:
+            raise SweepError(f"{p.bytes_per_bd} bytes per BD exceeds the {s.board} DMA's length width "
+                             f"({blk.length_width} bits: at most {blk.max_length} bytes)")
+        if s.mode == "simple" and (p.bds != 1 or p.cycles != 1):
+            raise SweepError(f"simple mode has no BD ring: use --bds 1 --cycles 1 (got bds={p.bds}, "
+                             f"cycles={p.cycles}); each trial is one transfer of bytes-per-BD bytes")
+        if p.bds > lay.max_bds:
+            raise SweepError(f"a ring of {p.bds} BDs does not fit the {s.board} BD region "
+                             f"({lay.bd_bytes} bytes: at most {lay.max_bds} BDs)")
+        if p.bds * self.stride(p.bytes_per_bd) > lay.buffer_bytes:
+            raise SweepError(f"{p.bds} buffers of {p.bytes_per_bd} bytes ({p.bds * self.stride(p.bytes_per_bd)} "
+                             f"bytes) do not fit the {s.board} buffer region ({lay.buffer_bytes} bytes)")
+        if p.cycles > 1 and s.direction != "mm2s":
+            raise SweepError("ring cycles (cyclic mode) are measured on MM2S playback only: use --cycles 1")
+        beats = p.bds * p.cycles * -(-p.bytes_per_bd // self.width)
+        if beats >= 1 << 32:
+            raise SweepError(f"{beats} stream beats overflow the timing engine's 32-bit counter")
+        if s.direction == "s2mm" and not s.timing_only and p.bds * p.bytes_per_bd > 1 << 30:
+            raise SweepError("an S2MM point moves its payload through host memory: keep it under 1 GiB")
+
+    # -- one trial -------------------------------------------------------------------
+    def addresses(self, p: Point, rng: np.random.Generator) -> np.ndarray:
+        stride = self.stride(p.bytes_per_bd)
+        if self.setup.placement == "sequential":
+            slots = np.arange(p.bds, dtype=np.uint64)
+        else:
+            n_slots = self.layout.buffer_bytes // stride
+            slots = rng.choice(n_slots, size=p.bds, replace=False).astype(np.uint64)
+        return self.layout.buffer_base + slots * np.uint64(stride)
+
+    def trial(self, p: Point, seed: int) -> tuple[float, float, float]:
+        """One S2MM trial in Python (MM2S trials run in C, see _c_trials)."""
+        b = self.board
+        b.reseed(seed)
+        self.dma.reset()
+        t0 = b.now_ps
+        rng = np.random.default_rng(seed)
+        # S2MM only: MM2S points run S0's RPU program in C (_c_trials)
+        if self.setup.mode == "simple":
+            lat, thr = self._simple_s2mm_trial(p, rng)
+        else:
+            lat, thr = self._sg_s2mm_trial(p, rng)
+        return lat, thr, (b.now_ps - t0) / 1e3
+
+    def _sg_s2mm_trial(self, p: Point, rng) -> tuple[float, float]:
+        b = self.board
+        ring = self.channel.ring(p.bds, physical_address=self.layout.bd_base)
+        ring.fill(self.addresses(p, rng), np.full(p.bds, p.bytes_per_bd, np.uint32),
+                  np.zeros(p.bds, np.uint8))
+        tail = ring.prepare()
+        b.s2mm_source.send(np.zeros(p.bds * p.bytes_per_bd, np.uint8), last=True)  # TVALID before the tail
+        self.channel.write_tail(tail)
+        b.run_until_quiet()
+        ring.memory.freebuffer()
+        return self._probe_figures(p.bds * p.bytes_per_bd)
+
+    def _simple_s2mm_trial(self, p: Point, rng) -> tuple[float, float]:
+        b, regs, base = self.board, self.regs, self.base
+        addr = int(self.addresses(p, rng)[0])
+        regs.write(base + P.DMACR, P.CR_RS)
+        regs.write(base + P.ADDR, addr & 0xFFFFFFFF)
+        if self.board.axi_dma.addr_width > 32:
+            regs.write(base + P.ADDR_MSB, addr >> 32)
+        b.s2mm_source.send(np.zeros(p.bytes_per_bd, np.uint8), last=True)   # TVALID before LENGTH
+        regs.write(base + P.LENGTH, p.bytes_per_bd)
+        b.run_until_quiet()
+        return self._probe_figures(p.bytes_per_bd)
+
+    def _probe_figures(self, payload: int) -> tuple[float, float]:
+        pr = self.board.probe("s2mm")
+        if pr["t_first_beat"] is None:
+            raise TimeoutError(f"S2MM moved no data; DMA registers: {self.board.dma_registers()['s2mm']}")
+        lat = (pr["t_first_beat"] - pr["t_kick"]) / 1e3
+        span = (pr["t_last_beat"] - pr["t_first_beat"]) / 1e3
+        return lat, payload / max(span, self.clk_ns) * 1e3
+
+
+def trial_seeds(seed: int, p: Point, trials: int) -> np.ndarray:
+    """One seed per trial, from (seed, point) only: independent of sweep order and of
+    how points are split over processes."""
+    return np.random.SeedSequence([seed, p.bytes_per_bd, p.bds, p.cycles]).generate_state(trials, np.uint64)
+
+
+def _c_trials(bench: Bench, p: Point, seeds: np.ndarray) -> tuple[list, list, float]:
+    """MM2S points run S0's RPU program in C (csrc/apps/s0_bench.c), one call per point."""
+    b, lay, blk = bench.board, bench.layout, bench.board.axi_dma
+    payload = p.bds * p.cycles * p.bytes_per_bd
+    # generous bound: 2 us per BD (fetch-bound small BDs) plus 10x the stream time
+    expected_ns = 50_000 + p.bds * p.cycles * 2_000 + payload / (blk.data_bytes * blk.clock_mhz) * 1e3 * 10
+    polls = int(expected_ns / max(b.option("cpu.mmio_read_ns"), 1.0)) + 1000
+    raw, sim = s0_trials(
+        b, dma_base=blk.base, gpio_base=b.gpio_base, bd_dev=lay.bd_base, bd_capacity=lay.max_bds,
+        buffer_base=lay.buffer_base, buffer_bytes=lay.buffer_bytes, addr_width=blk.addr_width,
+        length_width=blk.length_width, data_bytes=blk.data_bytes, poll_limit=min(polls, 2**32 - 1),
+        bytes_per_bd=p.bytes_per_bd, bds=p.bds, cycles=p.cycles, random=bench.setup.placement == "random",
+        simple=bench.setup.mode == "simple", seeds=seeds.tobytes())
+    counts = np.frombuffer(raw, dtype=np.uint32).reshape(-1, 4)
+    lat = counts[:, 1] * bench.clk_ns
+    thr = payload / (counts[:, 2] * bench.clk_ns) * 1e3
+    return lat.tolist(), thr.tolist(), float(np.frombuffer(sim, dtype=np.uint64).sum()) / 1e3
+
+
+def run_point(bench: Bench, p: Point) -> Record:
+    s = bench.setup
+    t0 = time.perf_counter()
+    seeds = trial_seeds(s.seed, p, s.trials)
+    if s.direction == "mm2s":
+        lat, thr, sim = _c_trials(bench, p, seeds)
+    else:
+        lat, thr, sim = [], [], 0.0
+        for seed in seeds:
+            a, b, c = bench.trial(p, int(seed))
+            lat.append(a)
+            thr.append(b)
+            sim += c
+    return Record(board=s.board, mode=s.mode, direction=s.direction, placement=s.placement,
+                  bytes_per_bd=p.bytes_per_bd, bds=p.bds, cycles=p.cycles, trials=s.trials,
+                  latency_ns=stats(lat), throughput_mbps=stats(thr), simulated_ns=sim,
+                  wall_s=time.perf_counter() - t0, samples={"latency_ns": lat, "throughput_mbps": thr})
+
+
+_worker_bench: Bench | None = None
+
+
+def _worker(args) -> Record:
+    global _worker_bench
+    setup, p = args
+    if _worker_bench is None or _worker_bench.setup != setup:
+        _worker_bench = Bench(setup)
+        _worker_bench.warm_up()
+    return run_point(_worker_bench, p)
+
+
+def sweep(setup: Setup, points: list[Point], jobs: int = 1) -> Iterator[Record]:
+    """Records in the order of `points`; every point is checked before any runs."""
+    bench = Bench(setup)
+    for p in points:
+        bench.check(p)
+    bench.warm_up()
+    if jobs <= 1:
+        for p in points:
+            yield run_point(bench, p)
+        return
+    # Results come back in the order of `points`.
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(jobs) as pool:
+        yield from pool.imap(_worker, [(setup, p) for p in points], chunksize=1)
+
+
+def default_jobs() -> int:
+    return max(1, min(2, multiprocessing.cpu_count()))
+
+
+def log2_label(n: int) -> str:
+    k = int(math.log2(n))
+    return f"2^{k}" if 1 << k == n else str(n)

@@ -1,0 +1,102 @@
+"""Will a design keep up?  Decided by short runs of the timed virtual board.
+
+Need: `channels` gate streams of `bytes_per_gate` every `gate_time_ns`, multiplexed
+on one AXI DMA.  For BDs carrying 1, 2, 4, ... whole gates (one packet per BD),
+the planner measures the worst-case throughput over seeded trials (S0's method)
+and plays a short sequence into the DAC model to count underflows; it recommends
+the smallest BD that keeps up with margin, and the smallest ring whose worst
+trial still does.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from sgdma.experiments import characterize as ch
+from sgdma.board.virtual import VirtualBoard
+from sgdma.driver.axidma import AxiDma
+
+MARGIN_TARGET = 1.2       # keep 20 % headroom over the need, on the worst trial
+RING_CANDIDATES = (16, 64, 256, 1024, 4096)
+
+
+@dataclass
+class Plan:
+    board: str
+    feasible: bool
+    margin: float                 # worst-trial throughput / required throughput
+    required_mbps: float
+    achieved_mbps: float
+    recommended_bytes_per_bd: int
+    recommended_gates_per_bd: int
+    recommended_ring_bds: int
+    underflows: int
+    reason: str
+    tried: list
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def short_playback(board_name: str, bytes_per_bd: int, n_bds: int, word_ns: float, fifo: int, seed: int) -> dict:
+    """Play n_bds packets of bytes_per_bd into the DAC consumer; its report."""
+    b = VirtualBoard(board_name, seed=seed, timing_only=True)
+    dma = AxiDma(b)
+    dma.reset()
+    b.dac.configure(word_ns, word_ns * max(1, fifo // 2), fifo)
+    buf = b.allocate(n_bds * bytes_per_bd)
+    ring = dma.mm2s.ring(n_bds)
+    ring.fill(buf.physical_address + np.arange(n_bds, dtype=np.uint64) * bytes_per_bd,
+              np.full(n_bds, bytes_per_bd, np.uint32))
+    ring.submit()
+    b.run_until_quiet()
+    return b.dac.report()
+
+
+def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str = "zcu111",
+         fifo_depth: int = 64, trials: int = 20, seed: int = 0) -> Plan:
+    if not gate_time_ns > 0 or bytes_per_gate < 1 or channels < 1:
+        raise ValueError("gate time must be > 0, bytes per gate >= 1 and channels >= 1")
+    vb = VirtualBoard(board)
+    width, max_len = vb.axi_dma.data_bytes, vb.axi_dma.max_length
+    gate_bytes = -(-bytes_per_gate // width) * width          # whole stream words per gate
+    need = channels * bytes_per_gate / gate_time_ns * 1e3     # MB/s
+    setup = ch.Setup(board=board, trials=trials, seed=seed, timing_only=True)
+    tried, choice = [], None
+    k = 1
+    while k * gate_bytes <= max_len and k <= 4096:
+        bpb = k * gate_bytes
+        (rec,) = ch.sweep(setup, [ch.Point(bpb, 1024)])
+        worst = rec.throughput_mbps["min"]
+        tried.append({"bytes_per_bd": bpb, "gates_per_bd": k, "worst_mbps": worst, "median_mbps":
+                      rec.throughput_mbps["median"], "latency_ns_max": rec.latency_ns["max"]})
+        if worst >= MARGIN_TARGET * need:
+            choice = (k, bpb, worst)
+            break
+        k *= 2
+    if choice is None:
+        best = max(tried, key=lambda t: t["worst_mbps"]) if tried else {"worst_mbps": 0.0, "bytes_per_bd": gate_bytes,
+                                                                           "gates_per_bd": 1}
+        return Plan(board, False, best["worst_mbps"] / need, need, best["worst_mbps"], best["bytes_per_bd"],
+                    best["gates_per_bd"], 0, 0,
+                    f"needs {need:.1f} MB/s; the best BD size ({best['bytes_per_bd']} B) reaches "
+                    f"{best['worst_mbps']:.1f} MB/s on its worst trial", tried)
+    k, bpb, worst = choice
+    # the DAC plays one word every word_ns: channels gates of gate_bytes per gate time
+    word_ns = gate_time_ns / (channels * gate_bytes / width)
+    report = short_playback(board, bpb, 256, word_ns, fifo_depth, seed)
+    ring_bds = next((n for n in RING_CANDIDATES
+                     if next(iter(ch.sweep(setup, [ch.Point(bpb, n)]))).throughput_mbps["min"] >= MARGIN_TARGET * need),
+                    0)
+    under = len(report["underflows"])
+    feasible = under == 0
+    reason = (f"{k} gate(s) of {gate_bytes} B per BD sustain {worst:.1f} MB/s on the worst of {trials} trials "
+              f"against {need:.1f} MB/s needed ({worst / need:.2f}x); a 256-BD playback into a "
+              f"{fifo_depth}-word DAC FIFO had {under} underflows")
+    if k > 1:
+        reason += "; one packet per BD then carries several gates (the PL splits them by size)"
+    if not ring_bds:
+        reason += (f"; no ring of {', '.join(map(str, RING_CANDIDATES))} BDs kept the {MARGIN_TARGET:.1f}x margin on "
+                   "its worst trial: use a longer ring in cyclic mode and verify with sgdma run")
+    return Plan(board, feasible, worst / need, need, worst, bpb, k, ring_bds, under, reason, tried)

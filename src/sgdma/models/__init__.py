@@ -1,0 +1,1 @@
+"""Cost models of the masters the board simulates in Python (the CPUs)."""

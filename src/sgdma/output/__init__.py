@@ -1,0 +1,1 @@
+"""Outputs: reports, plots and timelines (VCD, Perfetto)."""

@@ -1,0 +1,239 @@
+"""S0's three roles, timed on the virtual board: the APU builds a gate sequence's
+BD ring, hands its address to the RPU (PL GPIO or an RPMsg-like mailbox in DDR),
+the RPU programs CURDESC/TAILDESC, and the PL plays the stream to the DACs at the
+gate rate through a FIFO.
+
+Everything happens on the board's one virtual timeline: the APU's ring build
+and the CPUs' accesses are charged by the CPU model (sgdma.cpu), register
+accesses go through MMIO, mailbox accesses to DDR through the DRAM model (so
+RPMsg sees refresh and GPIO does not), and the DAC consumer (csrc/vboard/dac.c)
+records every underflow with its time and gate.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sgdma import _core
+from sgdma.hw.layout import Layout
+from sgdma.output.timeline import Timeline
+
+C = _core.constants
+MAILBOX_TX_FLAG, MAILBOX_RX_FLAG, MAILBOX_DATA = 0x0, 0x4, 0x8   # offsets in the RPMsg area
+ACK = 1 << 31
+
+
+@dataclass
+class PlaybackConfig:
+    mailbox: str = "gpio"           # gpio | rpmsg
+    fifo_depth: int = 64            # DAC FIFO, in stream words (beats)
+    gate_time_ns: float = 1000.0    # time of one gate of the circuit's median length
+    lead_ns: float | None = None    # DAC start after the first word (default: one gate time)
+    passes: int = 1                 # cyclic rings: how many passes to play
+    seed: int = 0
+
+    def check(self) -> None:
+        if self.mailbox not in ("gpio", "rpmsg"):
+            raise ValueError(f"mailbox {self.mailbox!r}: choose gpio or rpmsg")
+        if self.fifo_depth < 1:
+            raise ValueError(f"fifo depth {self.fifo_depth}: the DAC FIFO holds at least one word")
+        if not self.gate_time_ns > 0:
+            raise ValueError(f"gate time {self.gate_time_ns} ns must be > 0")
+        if self.passes < 1:
+            raise ValueError("passes must be >= 1")
+
+
+@dataclass
+class Underflow:
+    gate: int
+    gate_name: str
+    time_ns: float
+    late_ns: float
+
+
+@dataclass
+class PlaybackResult:
+    board: str
+    gates: int
+    bds: int
+    bytes: int
+    latency_ns: float               # S0's latency: start received -> first word, the RPU's tail write included
+    throughput_mbps: float          # payload / (last word - first word), as S0 defines it
+    underflows: list[Underflow]
+    deadline_misses: int
+    mailbox: str
+    mailbox_latency_ns: float
+    apu_build_ns: float
+    csm: dict
+    dac_word_ns: float
+    timeline: Timeline = field(repr=False)
+    gate_first_ns: np.ndarray = field(repr=False)      # first word of each gate at the PL
+    gate_play_ns: np.ndarray = field(repr=False)       # when the DAC played it
+    gate_deadline_ns: np.ndarray = field(repr=False)   # when it was due
+
+
+def _cpu(board, name):
+    from sgdma.models.cpu import CpuModel
+
+    try:
+        return CpuModel.for_board(board, name)
+    except ValueError:
+        return None
+
+
+def _mailbox_gpio(board, apu, rpu, value: int, rng, tl: Timeline, seq: int) -> float:
+    base = board.gpio_base + C["MAILBOX_GPIO_BLOCK"] * C["CSM_GPIO_SPAN"]
+    data, flag = base + C["CSM_GPIO_DATA"], base + C["CSM_GPIO2_DATA"]
+    return _handoff(board, apu, rpu, value, rng, tl, seq, data, flag, flag, "GPIO",
+                    (apu.mmio_write_ns, apu.mmio_read_ns), (rpu.mmio_write_ns, rpu.mmio_read_ns))
+
+
+def _mailbox_rpmsg(board, apu, rpu, value: int, rng, tl: Timeline, seq: int) -> float:
+    area = Layout.of(board).rpmsg
+    return _handoff(board, apu, rpu, value, rng, tl, seq, area + MAILBOX_DATA, area + MAILBOX_TX_FLAG,
+                    area + MAILBOX_RX_FLAG, "RPMsg",
+                    (apu.ddr_store_ns, apu.ddr_load_ns), (rpu.ddr_store_ns, rpu.ddr_load_ns))
+
+
+def _handoff(board, apu, rpu, value, rng, tl, seq, data, tx, rx, kind, apu_cost, rpu_cost) -> float:
+    """APU writes the value then the flag; the RPU's busy-wait sees the flag, reads the
+    value and acknowledges; the APU sees the acknowledgement.  Returns the time from the
+    APU's first write to the RPU holding the value."""
+    b = board
+    t0 = board.now_ns
+    b.cpu_write32(data, value & 0xFFFFFFFF, apu_cost[0])
+    b.cpu_write32(tx, seq, apu_cost[0])
+    tl.span("APU", f"{kind} mailbox: post ring address", t0, board.now_ns)
+    # the RPU was already spinning: its next poll comes somewhere in one poll period
+    board.advance(float(rng.uniform(0, rpu_cost[1])))
+    t_rpu = board.now_ns
+    for polls in range(1, 100_001):
+        if b.cpu_read32(tx, rpu_cost[1]) == seq:
+            break
+    else:
+        raise TimeoutError(f"{kind} mailbox: the RPU never saw flag {seq} at 0x{tx:x}")
+    got = b.cpu_read32(data, rpu_cost[1])
+    t_has = board.now_ns
+    b.cpu_write32(rx, seq | ACK, rpu_cost[0])
+    tl.span("RPU", f"{kind} mailbox: receive, acknowledge ({polls} polls)", t_rpu, board.now_ns)
+    t_ack = board.now_ns
+    for _ in range(100_000):
+        if b.cpu_read32(rx, apu_cost[1]) == (seq | ACK):
+            break
+    else:
+        raise TimeoutError(f"{kind} mailbox: the APU never saw the acknowledgement at 0x{rx:x}")
+    tl.span("APU", f"{kind} mailbox: acknowledgement seen", t_ack, board.now_ns)
+    if got != value & 0xFFFFFFFF:
+        raise RuntimeError(f"{kind} mailbox: sent 0x{value:x}, the RPU read 0x{got:x}")
+    return t_has - t0
+
+
+def play(board, dma, handle, cfg: PlaybackConfig | None = None) -> PlaybackResult:
+    """Play a compiled gate sequence (a sequence RingHandle) through S0's roles."""
+    cfg = cfg or PlaybackConfig()
+    cfg.check()
+    board.mm2s_sink.clear()          # the report reads this run's packets only
+    rng = np.random.default_rng(cfg.seed)
+    tl = Timeline()
+    apu, rpu = _cpu(board, "apu"), _cpu(board, "rpu")
+    if apu is None:
+        raise ValueError(f"board {board.preset!r} has no CPU model: gate playback needs an APU "
+                         "(zcu111, zcu102 or zynq7000)")
+    width = board.axi_dma.data_bytes
+    ring = handle.ring
+    gate_bytes = np.asarray(handle.gate_bytes, dtype=np.int64)
+    gate_beats = -(-gate_bytes // width)
+
+    # 1. the APU builds the ring (its BDs are already in memory; this is its cost)
+    t = board.now_ns
+    board.advance(apu.bd_create_ns(handle.n_bds, rng))
+    apu_build = board.now_ns - t
+    tl.span("APU", f"build ring: {handle.n_bds} BDs, {handle.n_gates} gates", t, board.now_ns)
+
+    # 2. hand-off of the ring address to the RPU (single-CPU boards: the APU plays both roles)
+    if rpu is not None:
+        post = _mailbox_gpio if cfg.mailbox == "gpio" else _mailbox_rpmsg
+        mailbox_ns = post(board, apu, rpu, ring.address, rng, tl, seq=handle.epoch & 0x7FFFFFFF or 1)
+        mailbox = cfg.mailbox
+    else:
+        mailbox_ns, mailbox = 0.0, "none (one CPU)"
+
+    # 3. the PL: DAC words at the gate rate, FIFO depth, start lead
+    word_ns = cfg.gate_time_ns / max(1.0, float(np.median(gate_beats)))
+    lead = cfg.gate_time_ns if cfg.lead_ns is None else cfg.lead_ns
+    board.dac.configure(word_ns, lead, cfg.fifo_depth)
+
+    # 4. the RPU: CURDESC + RS, the timing engine's handshake, then the tail write
+    t = board.now_ns
+    cyclic = getattr(handle, "cyclic", False)
+    tail = ring.prepare_cyclic() if cyclic else ring.prepare()
+    total_beats = int(gate_beats.sum()) * (cfg.passes if cyclic else 1)
+    csm = board.csm
+    csm.arm(total_beats)
+    csm.reset()
+    csm.wait_ready()
+    csm.start()
+    dma.mm2s.write_tail(tail)
+    t_tail = board.now_ns
+    tl.span("RPU", "program DMA (CURDESC, RS), timing-engine handshake, tail write", t, t_tail)
+
+    # 5. the run: until the engine has seen every word (the RPU waits in standby)
+    budget_ps = int((total_beats * word_ns + lead + 1e6) * 1e3 * 4)
+    if not board.run_until_csm_done(budget_ps / 1e3):
+        regs = board.dma_registers()["mm2s"]
+        raise TimeoutError(f"playback did not finish: the timing engine saw fewer than {total_beats} words; "
+                           f"MM2S DMASR {regs['DMASR_decoded']}, CURDESC 0x{regs['CURDESC']:x}")
+    counters = csm.counters()
+    if cyclic:
+        dma.reset()                                   # PG021: cyclic mode stops by reset
+    else:
+        ring.wait(timeout_ns=1e7)
+        ring.reclaim()
+    board.run_until_quiet()
+    return _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns, t_tail, gate_beats,
+                   cyclic)
+
+
+def _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns, t_tail, gate_beats,
+            cyclic) -> PlaybackResult:
+    dac = board.dac.report()
+    packets = board.mm2s_sink.timing()
+    first = np.array([p["first_ns"] for p in packets])
+    last = np.array([p["last_ns"] for p in packets])
+    n_gates = len(packets)
+    names = list(handle.gate_names) * (n_gates // max(1, handle.n_gates) + 1)
+    names = names[:n_gates]
+    beats = np.tile(gate_beats, n_gates // max(1, len(gate_beats)) + 1)[:n_gates]
+    first_beat = np.r_[0, np.cumsum(beats)[:-1]]
+    t0 = dac["t0_nominal_ps"] / 1e3
+    deadline = t0 + first_beat * word_ns
+    # an underflow slips playback from the late word on: its gate if it was the
+    # gate's first word, otherwise the gates after it
+    slip = np.zeros(n_gates + 1)
+    for gate, beat, due, actual in dac["underflows"]:
+        g = int(np.searchsorted(first_beat, beat, side="right")) - 1
+        slip[g if beat == first_beat[g] else g + 1] += (actual - due) / 1e3
+    play_t = deadline + np.cumsum(slip)[:n_gates]
+    underflows = [Underflow(int(g), names[int(g)] if int(g) < n_gates else "?", actual / 1e3, (actual - due) / 1e3)
+                  for g, beat, due, actual in dac["underflows"]]
+    clk = 1e3 / board.axi_dma.clock_mhz
+    span = (last[-1] - first[0]) + clk if n_gates else float("nan")
+    payload = int(gate_beats.sum() * board.axi_dma.data_bytes) if not cyclic else int(
+        beats.sum() * board.axi_dma.data_bytes)
+
+    tl.span("DMA", "MM2S: tail write to last word", t_tail, last[-1] if n_gates else t_tail)
+    for k in range(n_gates):
+        tl.span("stream", names[k], first[k], last[k], gate=k)
+        tl.span("DAC", names[k], play_t[k], play_t[k] + beats[k] * word_ns, gate=k,
+                late_ns=float(play_t[k] - deadline[k]))
+    for u in underflows:
+        tl.instant("DAC", f"underflow gate {u.gate}", u.time_ns, gate=u.gate, late_ns=u.late_ns)
+
+    return PlaybackResult(
+        board=board.name, gates=n_gates, bds=handle.n_bds, bytes=payload,
+        latency_ns=float(counters["latency_ns"]),
+        throughput_mbps=payload / span * 1e3 if n_gates else 0.0,
+        underflows=underflows, deadline_misses=len(dac["deadline_misses"]), mailbox=mailbox,
+        mailbox_latency_ns=mailbox_ns, apu_build_ns=apu_build, csm=counters, dac_word_ns=word_ns, timeline=tl,
+        gate_first_ns=first, gate_play_ns=play_t, gate_deadline_ns=deadline)
