@@ -26,7 +26,8 @@ static PyObject *trace_take(PyObject *mod, PyObject *arg)
 		return NULL;
 	r = vb_trace_state(b);
 #define BYTES(p, n) PyBytes_FromStringAndSize((const char *)(p), (Py_ssize_t)((n) * sizeof(*(p))))
-	return Py_BuildValue("{s:O,s:N,s:N,s:N,s:N,s:N}", "on", r->on ? Py_True : Py_False,
+	return Py_BuildValue("{s:O,s:K,s:N,s:N,s:N,s:N,s:N}", "on", r->on ? Py_True : Py_False,
+			     "clk_origin_ps", (unsigned long long)r->clk_origin,
 			     "beat_ps", BYTES(r->beat_t, r->n_beats), "beat_last", BYTES(r->beat_last, r->n_beats),
 			     "ctl_ps", BYTES(r->ctl_t, r->n_ctl), "ctl_value", BYTES(r->ctl_v, r->n_ctl),
 			     "ctl_reg", BYTES(r->ctl_reg, r->n_ctl));

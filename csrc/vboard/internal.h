@@ -153,6 +153,7 @@ struct vb_board {
 	uint64_t now;
 	uint64_t rng[4];
 	double clk_ps;            /* DMA clock period */
+	uint64_t clk_origin;      /* time of PL clock edge 0 (set at reseed) */
 	uint32_t len_mask;        /* (1 << length_width) - 1 */
 	uint32_t data_bytes;
 	uint64_t addr_mask;       /* addresses the DMA can form */
@@ -277,16 +278,17 @@ static inline uint64_t vb_clocks(const vb_board *b, double clocks)
 }
 /* PL clock edges: index of the first DMA clock edge at or after t (times within
  * 2 ps after an edge are that edge: integer-ps rounding of the edge times), and
- * an edge's time.  Stream beats and PL registers change only on these edges. */
+ * an edge's time.  Edge 0 is at clk_origin.  Stream beats and PL registers
+ * change only on these edges. */
 static inline uint64_t vb_edge_index(const vb_board *b, uint64_t t)
 {
-	double k = ((double)t - 2.0) / b->clk_ps;
+	double k = ((double)t - (double)b->clk_origin - 2.0) / b->clk_ps;
 	uint64_t i = k <= 0 ? 0 : (uint64_t)k;
 	return (double)i < k ? i + 1 : i;
 }
 static inline uint64_t vb_edge_time(const vb_board *b, uint64_t k)
 {
-	return (uint64_t)((double)k * b->clk_ps + 0.5);
+	return b->clk_origin + (uint64_t)((double)k * b->clk_ps + 0.5);
 }
 static inline uint64_t vb_ns(double ns)
 {

@@ -145,6 +145,7 @@ const struct vb_dac *vb_dac_state(vb_board *b);
 enum vb_trace_reg { VB_TRACE_CTL = 0, VB_TRACE_LEN = 1 };
 struct vb_trace {
 	bool on;
+	uint64_t clk_origin;              /* ps: PL clock edge 0 (edges at origin + k * period) */
 	uint64_t *beat_t;                 /* ps, on the DMA clock grid */
 	uint8_t *beat_last;               /* TLAST */
 	size_t n_beats, cap_t, cap_last;

@@ -25,6 +25,7 @@ void vb_trace_enable(vb_board *b, bool on)
 	vb_sync(b);
 	vb_trace_fini(b);
 	b->trace.on = on;
+	b->trace.clk_origin = b->clk_origin;
 }
 
 const struct vb_trace *vb_trace_state(vb_board *b)

@@ -5,8 +5,9 @@ writes to the timing engine's GPIO inputs, as numpy arrays.
     ... run a characterization point or a gate sequence ...
     t = trace.take()                     # BeatTrace with the arrays filled in
 
-Beat times are on the DMA clock's edges (``cycles()`` gives their indices); a
-GPIO write is seen by the PL at the first edge at or after it lands.  The RTL
+Beat times are on the DMA clock's edges (``cycles()`` gives their indices,
+edge 0 at the board's last reseed); a GPIO write is seen by the PL at the first
+edge at or after it lands.  A reseed while recording restarts the record.  The RTL
 co-simulation (sgdma.rtl) replays a trace into the gateware.
 """
 from __future__ import annotations
@@ -27,6 +28,7 @@ class BeatTrace:
     board: object = field(repr=False)
     clk_ps: float = 0.0
     data_bytes: int = 0
+    origin_ps: int = 0              # PL clock edge 0 (the board's last reseed)
     beat_ps: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))
     beat_last: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     ctl_ps: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))
@@ -44,6 +46,7 @@ class BeatTrace:
         raw = _core.trace_take(self.board._b)
         if not raw["on"]:
             raise RuntimeError("beat trace: recording is off on this board (call BeatTrace.record first)")
+        self.origin_ps = int(raw["clk_origin_ps"])
         self.beat_ps = np.frombuffer(raw["beat_ps"], np.uint64).copy()
         self.beat_last = np.frombuffer(raw["beat_last"], np.uint8).astype(bool)
         self.ctl_ps = np.frombuffer(raw["ctl_ps"], np.uint64).copy()
@@ -56,13 +59,13 @@ class BeatTrace:
 
     def edges(self, t_ps: np.ndarray) -> np.ndarray:
         """Index of the first clock edge at or after each time (as the model's vb_edge_index)."""
-        k = (np.asarray(t_ps, dtype=np.float64) - EDGE_SLACK_PS) / self.clk_ps
+        k = (np.asarray(t_ps, dtype=np.float64) - self.origin_ps - EDGE_SLACK_PS) / self.clk_ps
         return np.maximum(np.ceil(k), 0).astype(np.int64)
 
     def cycles(self) -> np.ndarray:
         """Clock index of every beat; raises if a beat is off the clock grid."""
-        k = np.rint(self.beat_ps.astype(np.float64) / self.clk_ps).astype(np.int64)
-        grid = np.floor(k * self.clk_ps + 0.5).astype(np.int64)
+        k = np.rint((self.beat_ps.astype(np.float64) - self.origin_ps) / self.clk_ps).astype(np.int64)
+        grid = self.origin_ps + np.floor(k * self.clk_ps + 0.5).astype(np.int64)
         off = np.flatnonzero(np.abs(grid - self.beat_ps.astype(np.int64)) > EDGE_SLACK_PS)
         if off.size:
             i = int(off[0])
