@@ -50,6 +50,10 @@ def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, o
     click.echo(f"  throughput           {data['throughput_mbps']:.1f} MB/s at the DAC's pace "
                f"({data['dac_word_ns']:.0f} ns per word, gate time {data['gate_time_ns']:.0f} ns)")
     click.echo(f"  underflows           {data['underflows']}")
+    h = data.get("headroom")
+    if h and h.get("headroom_ns"):
+        click.echo(f"  headroom             {h['headroom_ns']:.0f} ns per gate ({h['margin']:.2f}x margin); "
+                   f"binding: {h['binding']}")
     click.echo(f"  deadline misses      {data['deadline_misses']}")
     click.echo(f"  timing engine        setup {data['csm']['setup']} / latency {data['csm']['latency']} / "
                f"throughput {data['csm']['throughput']} PL clocks")

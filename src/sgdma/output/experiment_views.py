@@ -1,0 +1,81 @@
+"""Views of the other experiments' records: characterize (S0's Figs. 5-7 and the summary table),
+capture and plan (their figures of merit, with a verdict)."""
+from __future__ import annotations
+
+import numpy as np
+
+from sgdma.output.figure import PALETTE, Figure, Row, Trace
+from sgdma.output.view import Fact, View
+
+
+def view(rec: dict) -> View:
+    return {"characterize": _characterize, "capture": _capture, "plan": _plan}[rec["kind"]](rec)
+
+
+def _characterize(rec: dict) -> View:
+    rows = [r for r in rec["records"] if r.get("cycles", 1) == 1]
+    board = rows[0]["board"] if rows else "?"
+    sizes = sorted({r["bds"] for r in rows})
+
+    def series(key):
+        out = []
+        for i, n in enumerate(sizes):
+            rr = sorted((r for r in rows if r["bds"] == n), key=lambda r: r["bytes_per_bd"])
+            out.append(Trace("line", [r["bytes_per_bd"] for r in rr], [r[key]["median"] for r in rr],
+                             name=f"{n} BDs", color=PALETTE[i % len(PALETTE)]))
+        return out
+
+    figs = [Figure("fig5_latency", f"MM2S latency vs bytes per BD ({board})",
+                   "Median latency per ring size (S0's definition: tail write to the first stream word, ns).",
+                   "bytes per BD", [Row("latency (ns)", series("latency_ns"))], x_log=True),
+            Figure("fig7_throughput", f"MM2S median throughput vs bytes per BD ({board})",
+                   "Median throughput per ring size: payload / (last word - first word), MB/s.",
+                   "bytes per BD", [Row("throughput (MB/s)", series("throughput_mbps"), y_log=True)], x_log=True)]
+    best = max(rows, key=lambda r: r["throughput_mbps"]["median"]) if rows else None
+    facts = [Fact("board", board, "", "preset of the virtual board"),
+             Fact("points", len(rows), "", "(ring size, bytes per BD) combinations measured")]
+    if best:
+        facts += [Fact("peak median throughput", best["throughput_mbps"]["median"], "MB/s",
+                       f"at {best['bytes_per_bd']} bytes per BD, {best['bds']} BDs"),
+                  Fact("lowest median latency", min(r["latency_ns"]["median"] for r in rows), "ns",
+                       "S0's latency: tail write to first stream word")]
+    table = ("Summary (median [min, max])", ["BDs", "bytes/BD", "latency (ns)", "throughput (MB/s)"],
+             [[r["bds"], r["bytes_per_bd"],
+               f"{r['latency_ns']['median']:.0f} [{r['latency_ns']['min']:.0f}, {r['latency_ns']['max']:.0f}]",
+               f"{r['throughput_mbps']['median']:.1f} [{r['throughput_mbps']['min']:.1f}, "
+               f"{r['throughput_mbps']['max']:.1f}]"] for r in rows[:300]])
+    return View(title=rec.get("title", f"sgdma characterize on {board}"),
+                headline=[f"{len(rows)} points on {board}" + (f": peak {best['throughput_mbps']['median']:.0f} MB/s"
+                                                               if best else "")],
+                facts=facts, figures=figs, tables=[table])
+
+
+def _capture(rec: dict) -> View:
+    from sgdma.output.report import generic_view
+
+    v = generic_view(rec)
+    if "sustained" in rec:
+        v.ok = bool(rec["sustained"])
+        v.headline = [f"{'Sustained' if rec['sustained'] else 'Not sustained'}: {rec.get('overflows', 0)} samples "
+                      f"dropped, {rec.get('throughput_mbps', 0):.1f} MB/s to the application, CPU load "
+                      f"{100 * rec.get('cpu_load', 0):.1f} %."]
+    return v
+
+
+def _plan(rec: dict) -> View:
+    from sgdma.output.report import generic_view
+
+    v = generic_view(rec)
+    if "feasible" in rec:
+        v.ok = bool(rec["feasible"])
+        v.headline = [f"{'Feasible' if rec['feasible'] else 'Not feasible'} on {rec.get('board')}: need "
+                      f"{rec.get('required_mbps', float('nan')):.1f} MB/s, worst trial "
+                      f"{rec.get('achieved_mbps', float('nan')):.1f} MB/s (margin {rec.get('margin', float('nan')):.2f}x)."]
+    grid = rec.get("map")
+    if grid:
+        z = np.array(grid["margin"], dtype=float)
+        v.figures.append(Figure("feasibility_map", "Feasibility map", "Margin (achieved / required bandwidth) over "
+                                "gate time (ns) x bytes per gate; >= 1 is feasible.", "gate time (ns)",
+                                [Row("bytes per gate", [Trace("heatmap", grid["gate_time_ns"], grid["bytes_per_gate"],
+                                                              z=z.tolist(), name="margin")])]))
+    return v
