@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from sgdma.cli.common import _write_json, _size, _number
+from sgdma.cli.common import _write_json, _write_record, _size, _number
 
 
 @click.command("capture")
@@ -64,7 +64,7 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
     click.echo(f"  throughput           {res['throughput_mbps']:.1f} MB/s to the application")
     click.echo(f"  CPU load             {res['cpu_load'] * 100:.1f} %")
     click.echo(f"  buffers delivered    {res['buffers_delivered']}")
-    _write_json(json_path, res)
+    _write_record(json_path, "capture", res)
     sys.exit(0 if res["sustained"] else 3)
 
 

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from sgdma.cli.common import _write_json, _list_option, _write_csv
+from sgdma.cli.common import _write_json, _write_record, _list_option, _write_csv
 
 
 @click.group(invoke_without_command=True)
@@ -60,7 +60,7 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
         _print_s0_summary(records)
     else:
         _print_sweep(records)
-    _write_json(json_path, records)
+    _write_record(json_path, "characterize", records)
     if csv_path:
         _write_csv(csv_path, records)
     if plot_dir:

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from sgdma.cli.common import _write_json, parse_time_ns
+from sgdma.cli.common import _write_record, parse_time_ns
 
 
 @click.command("plan")
@@ -32,5 +32,5 @@ def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, see
     click.echo(f"  recommended: {p.recommended_bytes_per_bd} bytes per BD ({p.recommended_gates_per_bd} gate(s) "
                f"per BD), rings of {p.recommended_ring_bds or '-'} BDs")
     click.echo(f"  why: {p.reason}")
-    _write_json(json_path, p.as_dict())
+    _write_record(json_path, "plan", p.as_dict())
     sys.exit(0 if p.feasible else 2)
