@@ -18,7 +18,7 @@ def _playback_options(f):
                      help="play the circuit this many times from one closed ring (cyclic mode)")(f)
     f = click.option("--seed", default=0, show_default=True, type=int)(f)
     f = click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
-                     help="directory for report.html, report.png, timeline.vcd, timeline.json")(f)
+                     help="directory for report.html, result.json, the figures (PNG, SVG), timeline.vcd, timeline.json")(f)
     f = click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the summary as JSON")(f)
     return f
 
