@@ -73,9 +73,19 @@ def _plan(rec: dict) -> View:
                       f"{rec.get('achieved_mbps', float('nan')):.1f} MB/s (margin {rec.get('margin', float('nan')):.2f}x)."]
     grid = rec.get("map")
     if grid:
-        z = np.array(grid["margin"], dtype=float)
-        v.figures.append(Figure("feasibility_map", "Feasibility map", "Margin (achieved / required bandwidth) over "
-                                "gate time (ns) x bytes per gate; >= 1 is feasible.", "gate time (ns)",
-                                [Row("bytes per gate", [Trace("heatmap", grid["gate_time_ns"], grid["bytes_per_gate"],
-                                                              z=z.tolist(), name="margin")])]))
+        z = np.log2(np.clip(np.array(grid["margin"], dtype=float), 1 / 16, 16))
+        v.figures.append(Figure("feasibility_map", "Feasibility map: gate time x bytes per gate",
+                                "Colour: log2 of the margin = gate time / the shortest gate time that played 128 "
+                                "gates with zero underflows (bisected on the model per row). Green (> 0) keeps up, "
+                                "red (< 0) does not; the black line is the shortest sustainable gate time.",
+                                "gate time (ns)",
+                                [Row("bytes per gate", [
+                                    Trace("heatmap", grid["gate_time_ns"], grid["bytes_per_gate"], z=z.tolist(),
+                                          name="log2 margin"),
+                                    Trace("line", grid["shortest_gate_time_ns"], grid["bytes_per_gate"],
+                                          name="shortest sustainable gate time", color="#000000")],
+                                    y_log=True)], x_log=True))
+        v.tables.insert(0, ("Shortest sustainable gate time per bytes per gate", ["bytes per gate",
+                            "shortest gate time (ns)"], [[b, f"{s:.0f}"] for b, s in
+                                                         zip(grid["bytes_per_gate"], grid["shortest_gate_time_ns"])]))
     return v

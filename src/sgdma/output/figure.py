@@ -78,7 +78,8 @@ def to_plotly(fig: Figure) -> dict:
                 data.append(base)
             elif t.kind == "heatmap":
                 base.update({"type": "heatmap", "x": _clean(t.x), "y": _clean(t.y),
-                             "z": [_clean(r) for r in t.z], "colorscale": "RdYlGn", "showlegend": False,
+                             "z": [_clean(r) for r in t.z], "showlegend": False, "zmid": 0,
+                             "colorscale": [[0, "#d62728"], [0.5, "#f5f5dc"], [1, "#2ca02c"]],
                              "colorbar": {"title": {"text": t.name}}})
                 if t.text:
                     base["text"] = t.text
@@ -133,15 +134,18 @@ def to_matplotlib(fig: Figure, path, dpi: int = 110):
                 ax.plot(x, y, "o", ms=3, color=t.color, label=t.name or None)
             elif t.kind == "bar":
                 ax.bar(x, y, width=t.width or 0.8, color=t.color, label=t.name or None)
-            elif t.kind == "spans":
-                for k, (a, b) in enumerate(zip(x, np.asarray(_clean(t.x1), dtype=float))):
-                    ax.axvspan(a, b, color=t.color, alpha=0.3, lw=0, label=t.name if k == 0 else None)
+            elif t.kind == "spans" and len(x):
+                x1 = np.asarray(_clean(t.x1), dtype=float)
+                ymin, ymax = (t.y[0], t.y[1]) if len(t.y) == 2 else (0, 1)
+                ax.broken_barh(list(zip(x, x1 - x)), (ymin, ymax - ymin), color=t.color, alpha=0.3, lw=0,
+                               label=t.name or None)
             elif t.kind == "vlines" and len(x):
                 ymin, ymax = (t.y[0], t.y[1]) if len(t.y) == 2 else (0, 1)
                 ax.vlines(x, ymin, ymax, color=t.color, lw=0.6, label=t.name or None)
             elif t.kind == "heatmap":
                 z = np.array([_clean(r) for r in t.z], dtype=float)
-                m = ax.pcolormesh(x, y, z, cmap="RdYlGn", shading="nearest")
+                lim = float(np.nanmax(np.abs(z))) or 1.0
+                m = ax.pcolormesh(x, y, z, cmap="RdYlGn", shading="nearest", vmin=-lim, vmax=lim)
                 f.colorbar(m, ax=ax, label=t.name)
         ax.set_ylabel(row.y_label, fontsize=8)
         if row.y_log:

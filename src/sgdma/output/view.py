@@ -47,7 +47,7 @@ h1{font-size:20px;margin:4px 0 10px}h2{font-size:16px;margin:22px 0 6px}
 .verdict p:first-child{font-size:17px;font-weight:600}
 .facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(270px,1fr));gap:6px;margin-bottom:10px}
 .fact{background:#fff;border-radius:4px;padding:6px 10px}.fact b{font-size:16px}.fact .n{color:#555;font-size:12px}
-.fact .d{color:#666;font-size:11.5px}
+.fact b.long{font-size:12.5px;font-weight:normal}.fact .d{color:#666;font-size:11.5px}
 .fig{background:#fff;border-radius:4px;padding:6px;margin:10px 0}.fig .cap{font-size:12.5px;color:#444;margin:4px 8px}
 .row2{display:grid;grid-template-columns:1fr 1fr;gap:10px}@media(max-width:900px){.row2{grid-template-columns:1fr}}
 table{border-collapse:collapse;background:#fff;width:100%;font-size:12.5px;table-layout:auto}
@@ -63,7 +63,7 @@ def html_page(v: View, record: dict, embed_record: bool = True) -> str:
     cls = "" if v.ok is None else ("ok" if v.ok else "bad")
     head = "".join(f"<p>{e(s)}</p>" for s in v.headline)
     facts = "".join(f"<div class='fact' title='{e(f.definition)}'><span class='n'>{e(f.name)}</span><br>"
-                    f"<b>{e(fmt(f.value))}</b> {e(f.unit)}<div class='d'>{e(f.definition)}</div></div>"
+                    f"<b{' class=long' if len(fmt(f.value)) > 30 else ''}>{e(fmt(f.value))}</b> {e(f.unit)}<div class='d'>{e(f.definition)}</div></div>"
                     for f in v.facts)
     figs, specs = [], []
     pairs = [f for f in v.figures if len(f.rows) == 1 and not f.x_log and f.key.endswith("_hist")]
