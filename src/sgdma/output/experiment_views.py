@@ -53,13 +53,57 @@ def _characterize(rec: dict) -> View:
 def _capture(rec: dict) -> View:
     from sgdma.output.report import generic_view
 
+    if "records" in rec:
+        return _capture_sweep(rec)
     v = generic_view(rec)
     if "sustained" in rec:
         v.ok = bool(rec["sustained"])
         v.headline = [f"{'Sustained' if rec['sustained'] else 'Not sustained'}: {rec.get('overflows', 0)} samples "
                       f"dropped, {rec.get('throughput_mbps', 0):.1f} MB/s to the application, CPU load "
                       f"{100 * rec.get('cpu_load', 0):.1f} %."]
+    drops = rec.get("drops") or []
+    if drops:
+        t = [d[0] / 1e3 for d in drops]
+        v.figures.append(Figure("drops", "Drops over time", "Each drop episode of the ADC's PL FIFO: when it "
+                                "began (us of virtual time) and how many samples it lost.", "time (us)",
+                                [Row("samples dropped", [Trace("bar", t, [d[3] for d in drops], color=PALETTE[1])])]))
     return v
+
+
+def _capture_sweep(rec: dict) -> View:
+    rows = rec["records"]
+    series = sorted({(r["api"], r["cache"]) for r in rows})
+
+    def traces(key, scale=1.0):
+        out = []
+        for i, (a, c) in enumerate(series):
+            rr = sorted((r for r in rows if (r["api"], r["cache"]) == (a, c)), key=lambda r: r["buffer_bytes"])
+            out.append(Trace("line", [r["buffer_bytes"] for r in rr],
+                             [None if r.get(key) is None else r[key] * scale for r in rr], name=f"{a}/{c}",
+                             color=PALETTE[i % len(PALETTE)]))
+        return out
+
+    board = rows[0]["board"] if rows else "?"
+    figs = [Figure("capture_throughput", f"Sustained capture throughput vs buffer size ({board})",
+                   "Highest sustained throughput to the application without a drop (MB/s), bisected on the model "
+                   "per point, for each API / cache policy.", "buffer size (bytes)",
+                   [Row("MB/s", traces("max_mbps"), y_log=True)], x_log=True),
+            Figure("capture_cpu", f"CPU load at that rate ({board})", "Share of the consumer CPU's time busy at "
+                   "the highest sustained rate (%).", "buffer size (bytes)", [Row("CPU load (%)",
+                                                                                   traces("cpu_load", 100.0))],
+                   x_log=True)]
+    best = max(rows, key=lambda r: r["max_mbps"]) if rows else None
+    facts = [Fact("board", board, "", "preset"), Fact("points", len(rows), "", "buffer size x API x cache policy")]
+    if best:
+        facts.append(Fact("best", best["max_mbps"], "MB/s", f"{best['api']}/{best['cache']} with "
+                          f"{best['buffer_bytes']} B buffers (limit: {best['limit']})"))
+    table = ("Points", ["api", "cache", "buffer (B)", "MB/s", "CPU load (%)", "limit"],
+             [[r["api"], r["cache"], r["buffer_bytes"], f"{r['max_mbps']:.1f}",
+               "" if r.get("cpu_load") is None else f"{100 * r['cpu_load']:.0f}", r["limit"]] for r in rows])
+    return View(title=rec.get("title", f"sgdma capture sweep on {board}"),
+                headline=[f"Capture on {board}: best {best['max_mbps']:.0f} MB/s sustained "
+                          f"({best['api']}/{best['cache']}, {best['buffer_bytes']} B buffers)." if best else
+                          "No points."], facts=facts, figures=figs, tables=[table])
 
 
 def _plan(rec: dict) -> View:
