@@ -52,7 +52,7 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
             click.echo(f"highest rate sustained without overflow: {res['max_rate']:.4g} samples/s "
                        f"({res['max_rate'] * sample_bytes / 1e6:.1f} MB/s) with {api}/{cache}, "
                        f"{buffers} x {opts['buffer_bytes']} B buffers on {board}")
-            _write_record(json_path, "capture", {k: v for k, v in res.items() if k != "runs"})
+            _write_record(json_path, "capture", res)
             return
         res = capture_cli.cli_run(**opts)
     except ValueError as e:
