@@ -106,8 +106,9 @@ def to_plotly(fig: Figure) -> dict:
         "xaxis": {"title": {"text": fig.x_label}, "type": "log" if fig.x_log else "linear",
                   "anchor": f"y{n}" if n > 1 else "y"},
         "height": int(190 + 170 * total) if n > 1 else 360,
-        "margin": {"l": 70, "r": 20, "t": 40, "b": 50},
-        "legend": {"orientation": "h", "y": -0.18 if n == 1 else -0.08, "font": {"size": 10}},
+        "margin": {"l": 70, "r": 20, "t": 60 if n == 1 else 40, "b": 50},
+        "legend": ({"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1.0, "xanchor": "right",
+                    "font": {"size": 10}} if n == 1 else {"orientation": "h", "y": -0.08, "font": {"size": 10}}),
         "hovermode": "closest", "shapes": shapes, "template": None,
         "paper_bgcolor": "white", "plot_bgcolor": "#fafafa",
     })
