@@ -28,7 +28,9 @@ def test_sweep_covers_every_api_and_policy(tmp_path):
     res = CliRunner().invoke(main, ["capture", "--sweep", "buffer-size", "--board", "zynq7000", "--json", str(out),
                                     "--plot", str(tmp_path / "p")])
     assert res.exit_code == 0, res.output
-    recs = json.loads(out.read_text())
+    doc = json.loads(out.read_text())
+    assert doc["kind"] == "capture" and doc["version"] == 1
+    recs = doc["records"]
     assert {r["api"] for r in recs} == {"copy", "zerocopy"}
     assert {r["cache"] for r in recs} == {"sync", "uncached", "coherent"}
     assert {r["buffer_bytes"] for r in recs} >= {64, 32768}

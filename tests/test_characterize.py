@@ -15,7 +15,9 @@ def test_json_csv_and_figures(tmp_path):
                                     "--trials", "3", "--json", str(out), "--csv", str(table),
                                     "--plot", str(tmp_path / "fig")])
     assert res.exit_code == 0, res.output
-    recs = json.loads(out.read_text())
+    doc = json.loads(out.read_text())
+    assert doc["kind"] == "characterize" and doc["version"] == 1
+    recs = doc["records"]
     assert len(recs) == 6
     keys = {"board", "mode", "direction", "placement", "bytes_per_bd", "bds", "cycles", "trials", "latency_ns",
             "throughput_mbps", "simulated_ns", "wall_s"}

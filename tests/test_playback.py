@@ -34,7 +34,10 @@ def test_demo_command_writes_everything(tmp_path):
     assert {e["ph"] for e in trace["traceEvents"]} >= {"M", "X"}
     vcd = (tmp_path / "o" / "timeline.vcd").read_text()
     assert "$date" in vcd and "$timescale 1 ps" in vcd and "$var string" in vcd and "\n#" in vcd
-    assert "<img" in (tmp_path / "o" / "report.html").read_text()
+    page = (tmp_path / "o" / "report.html").read_text()
+    assert "id='fig-over_time'" in page and "Headroom" in page
+    assert d["kind"] == "sequence" and d["headroom"]["headroom_ns"] < 1000.0
+    assert (tmp_path / "o" / "over_time.png").stat().st_size > 1000
 
 
 def test_too_fast_gates_underflow_and_are_named():

@@ -6,12 +6,14 @@
 
 typedef int (*sgpy_register_fn)(PyObject *m);
 
-int sgpy_register_rtio(PyObject *m);
-int sgpy_register_trace(PyObject *m);        /* trace.c */
+int sgpy_register_trace(PyObject *m);        /* trace.c: PL beat/GPIO trace */
+int sgpy_register_rtio(PyObject *m);         /* rtio.c */
+int sgpy_register_fetchlog(PyObject *m);     /* fetchlog.c: BD fetch log */
 
 static const sgpy_register_fn registrations[] = {
-	sgpy_register_rtio,
 	sgpy_register_trace,
+	sgpy_register_rtio,
+	sgpy_register_fetchlog,
 	NULL,
 };
 

@@ -95,7 +95,13 @@ struct vb_chan {
 	struct vb_stats stats;
 	struct vb_probe probe;
 	struct vb_mm2s mm2s;
+	/* MM2S BD fetches for reports: (issue, data back) ps pairs, bounded */
+	uint64_t *fetch_log;
+	size_t n_fetch_log, cap_fetch_log, fetch_log_dropped;
 };
+
+#define VB_FETCH_LOG_MAX (1u << 20)
+void vb_fetch_log_add(vb_board *b, struct vb_chan *c, uint64_t t_issue, uint64_t t_done);
 
 /* ---- stream endpoints ----------------------------------------------------- */
 

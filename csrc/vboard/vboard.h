@@ -267,6 +267,10 @@ struct vb_probe {
 	uint64_t bytes;         /* payload bytes since the kick */
 };
 void vb_get_probe(vb_board *b, enum vb_chan_id ch, struct vb_probe *out);
+/* The channel's BD fetches since the last clear: n (issue, data back) ps pairs;
+ * *dropped counts fetches past the log's bound (VB_FETCH_LOG_MAX). */
+const uint64_t *vb_fetch_log(vb_board *b, enum vb_chan_id ch, size_t *n, uint64_t *dropped);
+void vb_fetch_log_clear(vb_board *b, enum vb_chan_id ch);
 /* New seed for the next trial: the generator and the DRAM's refresh phase
  * (and bank state) are redrawn; time and memory contents stay. */
 void vb_reseed(vb_board *b, uint64_t seed);

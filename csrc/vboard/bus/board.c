@@ -142,10 +142,40 @@ uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr)
 const struct vb_dram_stats *vb_dram_stats(vb_board *b) { return &b->dram.stats; }
 uint64_t vb_next_refresh(vb_board *b, uint64_t t_ps) { return vb_dram_next_refresh(&b->dram, t_ps); }
 
+/* Reports draw BD fetches over time; the log stops growing at VB_FETCH_LOG_MAX. */
+void vb_fetch_log_add(vb_board *b, struct vb_chan *c, uint64_t t_issue, uint64_t t_done)
+{
+	(void)b;
+	if (c->n_fetch_log >= VB_FETCH_LOG_MAX) {
+		c->fetch_log_dropped++;
+		return;
+	}
+	c->fetch_log = vb_grow(c->fetch_log, &c->cap_fetch_log, 2 * (c->n_fetch_log + 1), sizeof(uint64_t));
+	c->fetch_log[2 * c->n_fetch_log] = t_issue;
+	c->fetch_log[2 * c->n_fetch_log + 1] = t_done;
+	c->n_fetch_log++;
+}
+
+const uint64_t *vb_fetch_log(vb_board *b, enum vb_chan_id ch, size_t *n, uint64_t *dropped)
+{
+	vb_sync(b);
+	*n = b->ch[ch].n_fetch_log;
+	*dropped = b->ch[ch].fetch_log_dropped;
+	return b->ch[ch].fetch_log;
+}
+
+void vb_fetch_log_clear(vb_board *b, enum vb_chan_id ch)
+{
+	b->ch[ch].n_fetch_log = 0;
+	b->ch[ch].fetch_log_dropped = 0;
+}
+
 void vb_destroy(vb_board *b)
 {
 	if (!b)
 		return;
+	for (size_t i = 0; i < 2; i++)
+		free(b->ch[i].fetch_log);
 	vb_mem_fini(b);
 	vb_stream_fini(b);
 	vb_dac_fini(b);

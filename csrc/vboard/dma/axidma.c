@@ -93,10 +93,13 @@ static void chan_reset(vb_board *b, struct vb_chan *c)
 {
 	enum vb_chan_id id = c->id;
 	struct vb_stats stats = c->stats;
+	uint64_t *log = c->fetch_log;          /* the report's log outlives a soft reset */
+	size_t n_log = c->n_fetch_log, cap_log = c->cap_fetch_log, dropped = c->fetch_log_dropped;
 
 	memset(c, 0, sizeof(*c));
 	c->id = id;
 	c->stats = stats;
+	c->fetch_log = log, c->n_fetch_log = n_log, c->cap_fetch_log = cap_log, c->fetch_log_dropped = dropped;
 	c->dmacr = PG021_CR_RESET_VALUE;
 	c->dmasr = PG021_SR_HALTED | (sg_build(b) ? PG021_SR_SGINCLD : 0);
 	c->phase = PH_HALTED;

@@ -51,6 +51,7 @@ static void fetch_start(vb_board *b, struct vb_chan *c, uint64_t t)
 	p->t_fetch_first = first;
 	p->t_fetch_done = max64(done, first + vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1));
 	c->stats.bd_fetches++;
+	vb_fetch_log_add(b, c, t, p->t_fetch_done);
 }
 
 static bool may_fetch(const vb_board *b, const struct vb_chan *c)

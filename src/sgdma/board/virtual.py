@@ -502,6 +502,32 @@ class VirtualBoard:
         first and last stream beats, payload bytes."""
         return self._b.probe({"mm2s": 0, "s2mm": 1}[channel])
 
+    def bd_fetches(self, channel: str = "mm2s") -> np.ndarray:
+        """The channel's BD fetches since the last clear: an (n, 2) array of (issue, data back) in ns."""
+        from sgdma import _core
+
+        raw, _dropped = _core.fetch_log(self._b, {"mm2s": 0, "s2mm": 1}[channel])
+        return np.frombuffer(raw, dtype=np.uint64).reshape(-1, 2) / 1e3
+
+    def clear_bd_fetches(self, channel: str = "mm2s") -> None:
+        from sgdma import _core
+
+        _core.fetch_log_clear(self._b, {"mm2s": 0, "s2mm": 1}[channel])
+
+    def refresh_windows(self, t0_ns: float, t1_ns: float, limit: int = 100_000) -> np.ndarray:
+        """DRAM all-bank refresh windows (start, end) in ns overlapping [t0_ns, t1_ns]; empty if refresh is off.
+        At most `limit` windows."""
+        trfc = self.option("dram.trfc_ns")
+        out = []
+        t = max(0.0, t0_ns - trfc)
+        while len(out) < limit:
+            start = self._b.next_refresh(int(t * 1e3))
+            if start >= (1 << 63) or start / 1e3 > t1_ns:
+                break
+            out.append((start / 1e3, start / 1e3 + trfc))
+            t = start / 1e3 + trfc
+        return np.array(out, dtype=float).reshape(-1, 2)
+
     def reseed(self, seed: int) -> None:
         """A new trial: the generator and DRAM refresh phase are redrawn; time and memory stay."""
         self._b.reseed(int(seed))

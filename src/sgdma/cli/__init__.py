@@ -8,6 +8,7 @@ from sgdma.cli.capture_cmd import capture_cmd
 from sgdma.cli.characterize import characterize
 from sgdma.cli.info import info
 from sgdma.cli.plan import plan_cmd
+from sgdma.cli.report import report_cmd
 from sgdma.cli.rtio import rtio
 from sgdma.cli.rtl import rtl
 from sgdma.cli.selftest import selftest_cmd
@@ -21,7 +22,8 @@ def main() -> None:
     """sgdma: scatter-gather DMA toolkit for FPGA SoCs (PG021 driver core + virtual board)."""
 
 
-for _cmd in (demo, run_cmd, selftest_cmd, characterize, plan_cmd, capture_cmd, validate, info, rtio, bsp, rtl):
+for _cmd in (demo, run_cmd, selftest_cmd, characterize, plan_cmd, capture_cmd, validate, info, rtio, bsp, rtl,
+             report_cmd):
     main.add_command(_cmd)
 
 

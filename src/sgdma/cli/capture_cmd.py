@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from sgdma.cli.common import _write_json, _size, _number
+from sgdma.cli.common import _write_json, _write_record, _size, _number
 
 
 @click.command("capture")
@@ -45,14 +45,14 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
             _print_capture_sweep(records)
             if records and records[0].get("plot"):
                 click.echo(f"wrote {records[0]['plot']}")
-            _write_json(json_path, records)
+            _write_record(json_path, "capture", [{k: v for k, v in r.items() if k != "plot"} for r in records])
             return
         if find_max_rate:
             res = capture_cli.cli_find_max_rate(**opts)
             click.echo(f"highest rate sustained without overflow: {res['max_rate']:.4g} samples/s "
                        f"({res['max_rate'] * sample_bytes / 1e6:.1f} MB/s) with {api}/{cache}, "
                        f"{buffers} x {opts['buffer_bytes']} B buffers on {board}")
-            _write_json(json_path, res)
+            _write_record(json_path, "capture", res)
             return
         res = capture_cli.cli_run(**opts)
     except ValueError as e:
@@ -64,7 +64,7 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
     click.echo(f"  throughput           {res['throughput_mbps']:.1f} MB/s to the application")
     click.echo(f"  CPU load             {res['cpu_load'] * 100:.1f} %")
     click.echo(f"  buffers delivered    {res['buffers_delivered']}")
-    _write_json(json_path, res)
+    _write_record(json_path, "capture", res)
     sys.exit(0 if res["sustained"] else 3)
 
 

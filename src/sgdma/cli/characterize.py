@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import _write_json, _list_option, _write_csv
+from sgdma.cli.common import _write_json, _write_record, _list_option, _write_csv
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor, write_parquet
 
 
@@ -60,7 +60,7 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
         _print_s0_summary(records)
     else:
         _print_sweep(records)
-    _write_json(json_path, records)
+    _write_record(json_path, "characterize", records)
     if csv_path:
         _write_csv(csv_path, records)
     if parquet_path:

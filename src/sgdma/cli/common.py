@@ -19,6 +19,14 @@ def _write_json(path: str | None, data) -> None:
             f.write("\n")
 
 
+def _write_record(path: str | None, kind: str, data, version: int = 1) -> None:
+    """--json output as a result record the report layer reads (`sgdma report`): kind and version first."""
+    if isinstance(data, dict):
+        _write_json(path, {"kind": kind, "version": version, **data})
+    else:
+        _write_json(path, {"kind": kind, "version": version, "records": data})
+
+
 def _list_option(name: str, default: str, help: str):
     return click.option(name, default=default, show_default=True, help=help + " (e.g. 32,64 or 2^5..2^13)")
 

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from sgdma.cli.common import _write_json, parse_time_ns
+from sgdma.cli.common import _write_record, parse_time_ns
 
 
 @click.command("plan")
@@ -19,7 +19,11 @@ from sgdma.cli.common import _write_json, parse_time_ns
 @click.option("--trials", default=20, show_default=True, type=click.IntRange(1, 10_000))
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the plan as JSON")
-def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, json_path):
+@click.option("--map", "with_map", is_flag=True,
+              help="add a feasibility map: gate time x bytes per gate, 1/8..8x around the point")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="write the report (report.html, figures) here")
+def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, json_path, with_map, out_dir):
     """Feasible or not, the margin, and a recommended BD size and ring, from short runs of the timed model."""
     from sgdma.experiments import plan as pl
 
@@ -32,5 +36,17 @@ def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, see
     click.echo(f"  recommended: {p.recommended_bytes_per_bd} bytes per BD ({p.recommended_gates_per_bd} gate(s) "
                f"per BD), rings of {p.recommended_ring_bds or '-'} BDs")
     click.echo(f"  why: {p.reason}")
-    _write_json(json_path, p.as_dict())
+    rec = {"kind": "plan", "version": 1, "title": f"sgdma plan on {p.board}", **p.as_dict()}
+    if with_map:
+        t = parse_time_ns(gate_time)
+        rec["map"] = pl.feasibility_map([t * 2.0 ** k for k in range(-3, 4)],
+                                        sorted({max(1, bytes_per_gate * 2 ** k) for k in range(-3, 4)}),
+                                        board, fifo_depth, seed)
+        click.echo(f"  map: shortest gate time per bytes-per-gate row: " + ", ".join(
+            f"{b} B: {s:.0f} ns" for b, s in zip(rec["map"]["bytes_per_gate"], rec["map"]["shortest_gate_time_ns"])))
+    _write_record(json_path, "plan", {k: v for k, v in rec.items() if k not in ("kind", "version")})
+    if out_dir:
+        from sgdma.output import report
+
+        click.echo(f"  report: {report.write(rec, out_dir)['report_html']}")
     sys.exit(0 if p.feasible else 2)

@@ -18,7 +18,7 @@ def _playback_options(f):
                      help="play the circuit this many times from one closed ring (cyclic mode)")(f)
     f = click.option("--seed", default=0, show_default=True, type=int)(f)
     f = click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
-                     help="directory for report.html, report.png, timeline.vcd, timeline.json")(f)
+                     help="directory for report.html, result.json, the figures (PNG, SVG), timeline.vcd, timeline.json")(f)
     f = click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the summary as JSON")(f)
     return f
 
@@ -50,6 +50,10 @@ def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, o
     click.echo(f"  throughput           {data['throughput_mbps']:.1f} MB/s at the DAC's pace "
                f"({data['dac_word_ns']:.0f} ns per word, gate time {data['gate_time_ns']:.0f} ns)")
     click.echo(f"  underflows           {data['underflows']}")
+    h = data.get("headroom")
+    if h and h.get("headroom_ns"):
+        click.echo(f"  headroom             {h['headroom_ns']:.0f} ns per gate ({h['margin']:.2f}x margin); "
+                   f"binding: {h['binding']}")
     click.echo(f"  deadline misses      {data['deadline_misses']}")
     click.echo(f"  timing engine        setup {data['csm']['setup']} / latency {data['csm']['latency']} / "
                f"throughput {data['csm']['throughput']} PL clocks")

@@ -100,3 +100,38 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
         reason += (f"; no ring of {', '.join(map(str, RING_CANDIDATES))} BDs kept the {MARGIN_TARGET:.1f}x margin on "
                    "its worst trial: use a longer ring in cyclic mode and verify with sgdma run")
     return Plan(board, feasible, worst / need, need, worst, bpb, k, ring_bds, under, reason, tried)
+
+
+def shortest_gate_time(board: str, bytes_per_gate: int, fifo_depth: int = 64, seed: int = 0, n_gates: int = 128,
+                       max_runs: int = 14, rel_tol: float = 0.02) -> float:
+    """Shortest gate time (ns) at which n_gates one-BD gates of bytes_per_gate play into the DAC model
+    with zero underflows: bisected in log time between a failing and a passing point, at most max_runs plays."""
+    vb = VirtualBoard(board, timing_only=True)
+    width, clk = vb.axi_dma.data_bytes, 1e3 / vb.axi_dma.clock_mhz
+    words = -(-bytes_per_gate // width)
+    fails = lambda t: bool(short_playback(board, words * width, n_gates, t / words, fifo_depth, seed)["underflows"])  # noqa
+    lo = words * clk * 0.999                  # below one word per stream clock nothing keeps up
+    hi = max(lo * 2, 100.0)
+    runs = 0
+    while fails(hi) and runs < max_runs // 2:
+        lo, hi, runs = hi, hi * 4, runs + 1
+    runs += 1
+    while runs < max_runs and hi / lo > 1 + rel_tol:
+        mid = (lo * hi) ** 0.5
+        if fails(mid):
+            lo = mid
+        else:
+            hi = mid
+        runs += 1
+    return hi
+
+
+def feasibility_map(gate_times_ns, bytes_per_gate, board: str = "zcu111", fifo_depth: int = 64, seed: int = 0,
+                    max_runs: int = 14) -> dict:
+    """Margin (gate time / shortest sustainable gate time) over gate time x bytes per gate; >= 1 plays
+    without underflow.  One bounded bisection per bytes-per-gate row."""
+    gate_times_ns = [float(t) for t in gate_times_ns]
+    shortest = [shortest_gate_time(board, int(b), fifo_depth, seed, max_runs=max_runs) for b in bytes_per_gate]
+    return {"gate_time_ns": gate_times_ns, "bytes_per_gate": [int(b) for b in bytes_per_gate],
+            "shortest_gate_time_ns": shortest,
+            "margin": [[t / s for t in gate_times_ns] for s in shortest]}

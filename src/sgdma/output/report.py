@@ -1,96 +1,121 @@
-"""A playback's report: summary JSON, a PNG, an HTML page, timeline.vcd and timeline.json."""
+"""One report layer for every experiment.  A report is built from a result record only — the JSON the
+command's --json flag writes, carrying "kind" and "version" — so `sgdma report RESULT.json` rebuilds it
+later.  Experiments without a dedicated view (rtio, pcie, ...) call `write(record, out_dir)` with their
+own record and get the generic view: their numbers as facts, their lists of records as tables."""
 from __future__ import annotations
 
-import base64
-import html
 import json
 from pathlib import Path
 
-import numpy as np
+from sgdma.output.view import Fact, View, html_page, write_static
+
+# kind -> (version this code reads, view module)
+KINDS = {
+    "sequence": (1, "sgdma.output.sequence_view"),
+    "characterize": (1, "sgdma.output.experiment_views"),
+    "capture": (1, "sgdma.output.experiment_views"),
+    "plan": (1, "sgdma.output.experiment_views"),
+}
 
 
-def summary(result, extra: dict | None = None) -> dict:
-    """The --json record of `sgdma demo` / `sgdma run`."""
-    d = {
-        "board": result.board,
-        "gates": result.gates,
-        "bds": result.bds,
-        "latency_ns": result.latency_ns,
-        "throughput_mbps": result.throughput_mbps,
-        "underflows": len(result.underflows),
-        "deadline_misses": result.deadline_misses,
-        "mailbox": result.mailbox,
-        "mailbox_latency_ns": result.mailbox_latency_ns,
-        "apu_build_ns": result.apu_build_ns,
-        "dac_word_ns": result.dac_word_ns,
-        "csm": result.csm,
-        "underflow_list": [{"gate": u.gate, "gate_name": u.gate_name, "time_ns": u.time_ns, "late_ns": u.late_ns}
-                           for u in result.underflows[:1000]],
-    }
-    d.update(extra or {})
-    return d
+class ReportError(ValueError):
+    """A record the report layer cannot read (wrong kind, version or shape)."""
 
 
-def plot(result, path: Path) -> Path:
-    from sgdma.output.plots import pyplot, save
-
-    plt = pyplot()
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 6.5))
-    n = len(result.gate_first_ns)
-    idx = np.arange(n)
-    slack = (result.gate_deadline_ns - result.gate_first_ns) / 1e3
-    ax1.plot(idx, slack, ".", ms=2, label="slack: slot - first word at the PL (us)")
-    late = [u.gate for u in result.underflows]
-    if late:
-        ax1.plot(late, np.zeros(len(late)), "rx", ms=5, label=f"underflow ({len(late)})")
-    ax1.axhline(0, color="k", lw=0.8)
-    ax1.set_xlabel("gate")
-    ax1.set_ylabel("us")
-    ax1.set_title(f"{result.gates} gates on {result.board}: {len(result.underflows)} underflows, "
-                  f"{result.deadline_misses} deadline misses")
-    ax1.legend(fontsize=8)
-    t = np.sort(np.r_[result.gate_first_ns, result.gate_play_ns]) / 1e3
-    arrived = np.searchsorted(np.sort(result.gate_first_ns) / 1e3, t, side="right")
-    played = np.searchsorted(np.sort(result.gate_play_ns) / 1e3, t, side="right")
-    ax2.step(t, arrived, where="post", label="gates delivered by the DMA")
-    ax2.step(t, played, where="post", label="gates played by the DAC")
-    ax2.set_xlabel("virtual time (us)")
-    ax2.set_ylabel("gates")
-    ax2.legend(fontsize=8)
-    return save(fig, path, dpi=110)
+def load(path: str | Path, expect: str | None = None) -> dict:
+    """Read a result record; `expect` names the kind the caller needs."""
+    try:
+        rec = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as e:
+        raise ReportError(f"{path}: not JSON ({e})") from None
+    check(rec, expect, str(path))
+    return rec
 
 
-def write(result, out_dir: str | Path, title: str, extra: dict | None = None) -> dict:
+def check(rec, expect: str | None = None, where: str = "record") -> None:
+    if not isinstance(rec, dict) or "kind" not in rec or "version" not in rec:
+        raise ReportError(f"{where}: a result record is a JSON object with 'kind' and 'version' fields "
+                          f"(kinds: {', '.join(sorted(KINDS))} or another experiment's name); this one has none — "
+                          "write it with the command's --json flag")
+    kind, version = rec["kind"], rec["version"]
+    if expect and kind != expect:
+        raise ReportError(f"{where}: expected a '{expect}' record (version {KINDS.get(expect, (1,))[0]}), "
+                          f"got kind '{kind}' — it comes from another command")
+    if kind in KINDS and version != KINDS[kind][0]:
+        raise ReportError(f"{where}: '{kind}' record version {version}; this sgdma reads version "
+                          f"{KINDS[kind][0]} — rebuild the record with this version's `sgdma` command")
+
+
+def view_of(rec: dict) -> View:
+    check(rec)
+    if rec["kind"] in KINDS:
+        import importlib
+
+        mod = importlib.import_module(KINDS[rec["kind"]][1])
+        return mod.view(rec)
+    return generic_view(rec)
+
+
+def html_of(rec: dict) -> str:
+    return html_page(view_of(rec), rec)
+
+
+def write(rec: dict, out_dir: str | Path, static: bool = True) -> dict:
+    """report.html (self-contained), one PNG and SVG per figure, and the record (result.json)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    files = {
-        "report_html": out / "report.html",
-        "report_png": plot(result, out / "report.png"),
-        "timeline_vcd": result.timeline.write_vcd(out / "timeline.vcd"),
-        "timeline_json": result.timeline.write_perfetto(out / "timeline.json"),
-    }
-    data = summary(result, extra)
-    data["outputs"] = {k: str(v) for k, v in files.items()}
-    rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(_fmt(v))}</td></tr>"
-                   for k, v in data.items() if k not in ("underflow_list", "outputs", "csm"))
-    png = base64.b64encode(Path(files["report_png"]).read_bytes()).decode()
-    under = "".join(f"<tr><td>{u.gate}</td><td>{html.escape(u.gate_name)}</td><td>{u.time_ns:.0f}</td>"
-                    f"<td>{u.late_ns:.0f}</td></tr>" for u in result.underflows[:200])
-    files["report_html"].write_text(f"""<!doctype html><html><head><meta charset="utf-8">
-<title>{html.escape(title)}</title>
-<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}table{{border-collapse:collapse}}
-th,td{{border:1px solid #ccc;padding:2px 8px;text-align:left}}</style></head><body>
-<h1>{html.escape(title)}</h1>
-<table>{rows}</table>
-<h2>Timing engine counters (PL clocks)</h2><pre>{html.escape(json.dumps(result.csm, indent=1))}</pre>
-<img src="data:image/png;base64,{png}" alt="gate timing" style="max-width:100%">
-<h2>Underflows</h2><table><tr><th>gate</th><th>name</th><th>time (ns)</th><th>late by (ns)</th></tr>{under}</table>
-<p>Timeline: <code>timeline.vcd</code> (GTKWave), <code>timeline.json</code> (ui.perfetto.dev or chrome://tracing).</p>
-</body></html>""")
-    return data
+    v = view_of(rec)
+    files = {"result_json": str(out / "result.json"), "report_html": str(out / "report.html")}
+    (out / "result.json").write_text(json.dumps({k: x for k, x in rec.items() if k != "outputs"}) + "\n")
+    (out / "report.html").write_text(html_page(v, rec, embed_record=False))
+    if static:
+        files.update(write_static(v, out))
+    return files
 
 
-def _fmt(v) -> str:
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    return str(v)
+class Report:
+    """A record with a notebook face: `Report(rec)` in Jupyter shows the same page inline."""
+
+    def __init__(self, rec: dict):
+        check(rec)
+        self.record = rec
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return (f"<iframe srcdoc=\"{html.escape(html_of(self.record))}\" style='width:100%;height:900px;"
+                "border:0'></iframe>")
+
+    def write(self, out_dir) -> dict:
+        return write(self.record, out_dir)
+
+
+def generic_view(rec: dict) -> View:
+    """Any experiment's record: scalars become facts (unit from a _ns/_mbps/... suffix), lists of
+    flat records become tables (first 200 rows), and 'figures' entries in the record are drawn."""
+    from sgdma.output.figure import Figure, Row, Trace
+
+    facts, tables, figs = [], [], []
+    for k, val in rec.items():
+        if k in ("kind", "version", "title", "figures", "headline"):
+            continue
+        if isinstance(val, (int, float, str, bool)) or val is None:
+            facts.append(Fact(k.replace("_", " "), val, _unit(k), rec.get("definitions", {}).get(k, "")))
+        elif isinstance(val, list) and val and all(isinstance(r, dict) for r in val):
+            cols = [c for c in val[0] if not isinstance(val[0][c], (dict, list))]
+            tables.append((f"{k} ({min(200, len(val))} of {len(val)})", cols,
+                           [[r.get(c, "") for c in cols] for r in val[:200]]))
+    for i, f in enumerate(rec.get("figures", [])):
+        traces = [Trace(s.get("kind", "line"), s["x"], s["y"], name=s.get("name", "")) for s in f["series"]]
+        figs.append(Figure(f"fig{i}", f.get("title", ""), f.get("caption", ""), f.get("x_label", ""),
+                           [Row(f.get("y_label", ""), traces)], x_log=f.get("x_log", False)))
+    return View(title=rec.get("title", f"sgdma {rec['kind']}"), headline=list(rec.get("headline", [])) or
+                [f"{rec['kind']} result (version {rec['version']})"], facts=facts, figures=figs, tables=tables)
+
+
+def _unit(key: str) -> str:
+    for suffix, unit in (("_ns", "ns"), ("_us", "us"), ("_mbps", "MB/s"), ("_bytes", "bytes"), ("_hz", "Hz"),
+                         ("_pct", "%"), ("_s", "s")):
+        if key.endswith(suffix):
+            return unit
+    return ""

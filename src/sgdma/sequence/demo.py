@@ -7,10 +7,11 @@ import time
 from pathlib import Path
 
 from sgdma.output import report
-from sgdma.board.virtual import VirtualBoard
-from sgdma.driver.axidma import AxiDma
-from sgdma.sequence.playback import PlaybackConfig, play
-from sgdma.sequence import Circuit, Sequencer, example_circuit_path, randomized_benchmarking
+from sgdma.sequence import record
+from sgdma.sequence.headroom import analyse
+from sgdma.sequence.runner import play_circuit
+from sgdma.sequence.playback import PlaybackConfig
+from sgdma.sequence import Circuit, example_circuit_path, randomized_benchmarking
 
 DEMO_RB_LENGTH = 200
 
@@ -26,16 +27,12 @@ def demo_circuit() -> Circuit:
 
 
 def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = None, out_dir: str | Path = "sgdma-out",
-                seed: int = 0, title: str | None = None) -> dict:
-    """Compile and play a circuit (a Circuit or a .toml/.json file); write the report; return the summary."""
+                seed: int = 0, title: str | None = None, headroom: bool = True, max_runs: int = 16) -> dict:
+    """Compile and play a circuit (a Circuit or a .toml/.json file), find its headroom (at most max_runs
+    more plays), write the report from the result record; return the record."""
     t0 = time.perf_counter()
     cfg = cfg or PlaybackConfig(seed=seed)
-    vb = VirtualBoard(board, seed=seed)
-    dma = AxiDma(vb)
-    dma.reset()
-    seq = Sequencer(vb, dma, library=_library_of(circuit))
-    handle = seq.compile(circuit, cyclic=cfg.passes > 1)     # several passes: a closed ring in cyclic mode
-    result = play(vb, dma, handle, cfg)
+    result, seq, vb = play_circuit(circuit, board, cfg, seed)
     stats = seq.stats()
     extra = {
         "segments_unique": stats["segments_unique"],
@@ -45,14 +42,16 @@ def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = Non
         "gate_time_ns": cfg.gate_time_ns,
         "fifo_depth": cfg.fifo_depth,
         "passes": cfg.passes,
+        "seed": seed,
         "virtual_time_ns": vb.now_ns,
     }
-    data = report.write(result, out_dir, title or f"sgdma: {getattr(handle, 'name', 'circuit')} on {board}", extra)
-    data["wall_s"] = time.perf_counter() - t0
-    return data
-
-
-def _library_of(circuit):
-    if isinstance(circuit, (str, Path)):
-        return Circuit.from_file(Path(circuit)).library or "trapped_ion"
-    return getattr(circuit, "library", None) or "trapped_ion"
+    head = analyse(circuit, board, cfg, result, seed, max_runs=max_runs) if headroom else None
+    rec = record.build(result, board, title or f"sgdma: circuit on {board}", head, extra)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    outputs = report.write(rec, out)
+    outputs["timeline_vcd"] = str(result.timeline.write_vcd(out / "timeline.vcd"))
+    outputs["timeline_json"] = str(result.timeline.write_perfetto(out / "timeline.json"))
+    rec["outputs"] = outputs
+    rec["wall_s"] = time.perf_counter() - t0
+    return rec

@@ -71,6 +71,16 @@ class PlaybackResult:
     gate_first_ns: np.ndarray = field(repr=False)      # first word of each gate at the PL
     gate_play_ns: np.ndarray = field(repr=False)       # when the DAC played it
     gate_deadline_ns: np.ndarray = field(repr=False)   # when it was due
+    gate_last_ns: np.ndarray = field(default=None, repr=False)     # last word of each gate at the PL
+    gate_beats: np.ndarray = field(default=None, repr=False)       # stream words per gate
+    gate_names: list = field(default=None, repr=False)
+    gate_fetch_ns: np.ndarray = field(default=None, repr=False)    # issue of each gate's first BD fetch
+    bd_fetch_ns: np.ndarray = field(default=None, repr=False)      # (n, 2) BD fetch issue, data back
+    refresh_ns: np.ndarray = field(default=None, repr=False)       # (n, 2) DRAM refresh windows in the run
+    tail_write_ns: float = 0.0
+    fifo_depth: int = 0
+    word_bytes: int = 0
+    stream_clock_mhz: float = 0.0
 
 
 def _cpu(board, name):
@@ -134,6 +144,7 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None) -> PlaybackResul
     cfg = cfg or PlaybackConfig()
     cfg.check()
     board.mm2s_sink.clear()          # the report reads this run's packets only
+    board.clear_bd_fetches("mm2s")
     rng = np.random.default_rng(cfg.seed)
     tl = Timeline()
     apu, rpu = _cpu(board, "apu"), _cpu(board, "rpu")
@@ -191,8 +202,10 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None) -> PlaybackResul
         ring.wait(timeout_ns=1e7)
         ring.reclaim()
     board.run_until_quiet()
-    return _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns, t_tail, gate_beats,
-                   cyclic)
+    res = _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns, t_tail, gate_beats,
+                  cyclic)
+    res.fifo_depth = cfg.fifo_depth
+    return res
 
 
 def _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns, t_tail, gate_beats,
@@ -230,7 +243,18 @@ def _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns
     for u in underflows:
         tl.instant("DAC", f"underflow gate {u.gate}", u.time_ns, gate=u.gate, late_ns=u.late_ns)
 
+    fetches = board.bd_fetches("mm2s")
+    bd_end = np.asarray(handle.gate_bd_end, dtype=np.int64)
+    first_bd = np.r_[0, bd_end[:-1] + 1]
+    n_pass_gates = max(1, len(first_bd))
+    gate_bd = (np.arange(n_gates) // n_pass_gates) * handle.n_bds + first_bd[np.arange(n_gates) % n_pass_gates]
+    gate_fetch = np.where(gate_bd < len(fetches), fetches[np.minimum(gate_bd, max(0, len(fetches) - 1)), 0]
+                          if len(fetches) else np.nan, np.nan)
+    t_end = float(last[-1]) if n_gates else t_tail
     return PlaybackResult(
+        gate_last_ns=last, gate_beats=beats, gate_names=names, gate_fetch_ns=gate_fetch, bd_fetch_ns=fetches,
+        refresh_ns=board.refresh_windows(t_tail, t_end), tail_write_ns=t_tail, word_bytes=board.axi_dma.data_bytes,
+        stream_clock_mhz=board.axi_dma.clock_mhz,
         board=board.name, gates=n_gates, bds=handle.n_bds, bytes=payload,
         latency_ns=float(counters["latency_ns"]),
         throughput_mbps=payload / span * 1e3 if n_gates else 0.0,

@@ -1,0 +1,122 @@
+"""Open a report in headless Chromium over the DevTools protocol and check it: no console errors,
+every plot drew (non-empty SVG/canvas), no horizontal scroll at 1280 px; write a screenshot.
+Used by the tests and CI; needs the `chromium` binary and the websocket-client package."""
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--hide-scrollbars", "--remote-debugging-port=0", "--window-size=1280,900")
+
+
+def chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+class _Cdp:
+    def __init__(self, ws_url: str):
+        import websocket
+
+        self.ws = websocket.create_connection(ws_url, timeout=30, suppress_origin=True)
+        self.n = 0
+        self.events: list[dict] = []
+
+    def call(self, method: str, **params) -> dict:
+        self.n += 1
+        self.ws.send(json.dumps({"id": self.n, "method": method, "params": params}))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            msg = json.loads(self.ws.recv())
+            if msg.get("id") == self.n:
+                if "error" in msg:
+                    raise RuntimeError(f"{method}: {msg['error']}")
+                return msg.get("result", {})
+            self.events.append(msg)
+        raise TimeoutError(f"DevTools call {method} got no answer in 60 s")
+
+    def js(self, expr: str):
+        r = self.call("Runtime.evaluate", expression=expr, returnByValue=True, awaitPromise=True)
+        return r.get("result", {}).get("value")
+
+
+def check(html_path: str | Path, screenshot: str | Path | None = None, width: int = 1280) -> dict:
+    """Render the page and return {console_errors, plots, drawn, scroll_width, width, screenshot}."""
+    exe = chromium()
+    if exe is None:
+        raise FileNotFoundError("chromium is not installed (apt-get install -y chromium)")
+    html_path = Path(html_path).resolve()
+    screenshot = Path(screenshot) if screenshot else html_path.with_name("report_screenshot.png")
+    with tempfile.TemporaryDirectory(prefix="sgdma-chromium-") as profile:
+        proc = subprocess.Popen([exe, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            port_file = Path(profile) / "DevToolsActivePort"
+            for _ in range(300):
+                if port_file.exists() and port_file.read_text().count("\n") >= 1:
+                    break
+                time.sleep(0.1)
+            else:
+                raise TimeoutError("chromium did not open its DevTools port in 30 s")
+            port = port_file.read_text().split()[0]
+            import urllib.request
+
+            targets = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10).read())
+            page = next(t for t in targets if t.get("type") == "page")
+            cdp = _Cdp(page["webSocketDebuggerUrl"])
+            cdp.call("Runtime.enable")
+            cdp.call("Log.enable")
+            cdp.call("Page.enable")
+            cdp.call("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1,
+                     mobile=False)
+            cdp.call("Page.navigate", url=html_path.as_uri())
+            n_plots = 0
+            for _ in range(300):
+                state = cdp.js("document.readyState + ' ' + (window.sgdmaPlots||0) + ' ' + "
+                               "document.querySelectorAll('.plot').length")
+                if state:
+                    ready, drawn_count, n_plots = state.split()
+                    if ready == "complete" and int(drawn_count) >= int(n_plots):
+                        break
+                time.sleep(0.1)
+            drawn = cdp.js("""Array.from(document.querySelectorAll('.plot')).map(d => {
+                const svg = d.querySelectorAll('svg.main-svg path, svg.main-svg rect.nsewdrag').length;
+                const gl = Array.from(d.querySelectorAll('canvas')).some(c => c.width > 0 && c.height > 0);
+                const pts = d.querySelectorAll('.scatterlayer .trace, .barlayer .trace, .heatmaplayer image').length;
+                return {id: d.id, nonempty: (svg > 0 || gl) && (pts > 0 || gl)};
+            })""") or []
+            scroll = cdp.js("[document.documentElement.scrollWidth, window.innerWidth]")
+            errors = [e for e in cdp.events if
+                      (e.get("method") == "Runtime.exceptionThrown") or
+                      (e.get("method") == "Runtime.consoleAPICalled" and e["params"].get("type") == "error") or
+                      (e.get("method") == "Log.entryAdded" and e["params"]["entry"].get("level") == "error")]
+            full_h = cdp.js("Math.min(document.documentElement.scrollHeight, 3000)")
+            cdp.call("Emulation.setDeviceMetricsOverride", width=width, height=int(full_h or 900),
+                     deviceScaleFactor=1, mobile=False)
+            time.sleep(0.5)
+            shot = cdp.call("Page.captureScreenshot", format="png")
+            screenshot.write_bytes(base64.b64decode(shot["data"]))
+            first = cdp.call("Page.captureScreenshot", format="png",
+                             clip={"x": 0, "y": 0, "width": width, "height": 900, "scale": 1})
+            first_path = screenshot.with_name(screenshot.stem + "_first_screen.png")
+            first_path.write_bytes(base64.b64decode(first["data"]))
+            cdp.ws.close()
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    return {"console_errors": [json.dumps(e)[:300] for e in errors], "plots": int(n_plots), "drawn": drawn,
+            "scroll_width": scroll[0], "width": scroll[1], "screenshot": str(screenshot),
+            "first_screen": str(first_path)}

@@ -1,0 +1,114 @@
+"""What a report shows, independent of the experiment: a headline in sentences, named facts with
+unit and definition, figures, tables and notes; and how it becomes one self-contained HTML page
+(Plotly's own bundle inlined, no CDN) or static PNG/SVG files."""
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sgdma.output.figure import Figure, to_matplotlib, to_plotly
+
+
+@dataclass
+class Fact:
+    name: str
+    value: object
+    unit: str
+    definition: str
+
+
+@dataclass
+class View:
+    title: str
+    headline: list[str]
+    facts: list[Fact]
+    figures: list[Figure]
+    tables: list[tuple[str, list[str], list[list]]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    ok: bool | None = None            # verdict colour of the headline (None: no verdict)
+
+
+def fmt(v) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+    return str(v)
+
+
+_CSS = """
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#222;
+margin:0;background:#f4f5f7}main{max-width:1180px;margin:0 auto;padding:16px 20px}
+h1{font-size:20px;margin:4px 0 10px}h2{font-size:16px;margin:22px 0 6px}
+.verdict{border-left:6px solid #888;background:#fff;padding:10px 14px;margin:0 0 12px;border-radius:4px}
+.verdict.ok{border-color:#2ca02c}.verdict.bad{border-color:#d62728}.verdict p{margin:3px 0}
+.verdict p:first-child{font-size:17px;font-weight:600}
+.facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(270px,1fr));gap:6px;margin-bottom:10px}
+.fact{background:#fff;border-radius:4px;padding:6px 10px}.fact b{font-size:16px}.fact .n{color:#555;font-size:12px}
+.fact b.long{font-size:12.5px;font-weight:normal}.fact .d{color:#666;font-size:11.5px}
+.fig{background:#fff;border-radius:4px;padding:6px;margin:10px 0}.fig .cap{font-size:12.5px;color:#444;margin:4px 8px}
+.row2{display:grid;grid-template-columns:1fr 1fr;gap:10px}@media(max-width:900px){.row2{grid-template-columns:1fr}}
+table{border-collapse:collapse;background:#fff;width:100%;font-size:12.5px;table-layout:auto}
+th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th{background:#eef}.notes{color:#555;font-size:12px}
+"""
+
+
+def html_page(v: View, record: dict, embed_record: bool = True) -> str:
+    from plotly.offline import get_plotlyjs
+
+    e = html.escape
+    cls = "" if v.ok is None else ("ok" if v.ok else "bad")
+    head = "".join(f"<p>{e(s)}</p>" for s in v.headline)
+    facts = "".join(f"<div class='fact' title='{e(f.definition)}'><span class='n'>{e(f.name)}</span><br>"
+                    f"<b{' class=long' if len(fmt(f.value)) > 30 else ''}>{e(fmt(f.value))}</b> {e(f.unit)}<div class='d'>{e(f.definition)}</div></div>"
+                    for f in v.facts)
+    figs, specs = [], []
+    pairs = [f for f in v.figures if len(f.rows) == 1 and not f.x_log and f.key.endswith("_hist")]
+    for f in v.figures:
+        div = (f"<div class='fig'><div id='fig-{e(f.key)}' class='plot'></div>"
+               f"<div class='cap'>{e(f.caption)}</div></div>")
+        figs.append((f, div))
+        specs.append({"id": f"fig-{f.key}", **to_plotly(f)})
+    body = []
+    k = 0
+    while k < len(figs):
+        f, div = figs[k]
+        if f in pairs and k + 1 < len(figs) and figs[k + 1][0] in pairs:
+            body.append(f"<div class='row2'>{div}{figs[k + 1][1]}</div>")
+            k += 2
+        else:
+            body.append(div)
+            k += 1
+    tables = "".join(
+        f"<h2>{e(t)}</h2><table><tr>{''.join(f'<th>{e(h)}</th>' for h in hdr)}</tr>"
+        + "".join("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in r) + "</tr>" for r in rows) + "</table>"
+        for t, hdr, rows in v.tables)
+    notes = "".join(f"<p>{e(n)}</p>" for n in v.notes)
+    data = json.dumps(specs).replace("</", "<\\/")
+    rec_json = json.dumps(record).replace("</", "<\\/")
+    rec = f"<script type='application/json' id='sgdma-record'>{rec_json}</script>" if embed_record else ""
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>{e(v.title)}</title>
+<style>{_CSS}</style><script>{get_plotlyjs()}</script></head><body><main>
+<h1>{e(v.title)}</h1><div class="verdict {cls}">{head}</div><div class="facts">{facts}</div>
+{''.join(body)}{tables}<div class="notes">{notes}<p>Generated from the result record (kind {e(str(record.get('kind')))},
+version {e(str(record.get('version')))}); rebuild with <code>sgdma report RESULT.json</code>.</p></div>
+</main>{rec}<script>
+window.sgdmaPlots = 0;
+for (const s of {data}) {{
+  Plotly.newPlot(s.id, s.data, Object.assign(s.layout, {{autosize: true}}),
+                 {{responsive: true, displaylogo: false}}).then(() => {{ window.sgdmaPlots += 1; }});
+}}
+</script></body></html>"""
+
+
+def write_static(v: View, out: Path, formats=("png", "svg")) -> dict:
+    """Each figure as PNG and SVG (matplotlib, imported only now)."""
+    files = {}
+    for f in v.figures:
+        for fmt_ in formats:
+            files[f"{f.key}_{fmt_}"] = str(to_matplotlib(f, out / f"{f.key}.{fmt_}"))
+    return files
