@@ -1399,11 +1399,14 @@ static int add_constants(PyObject *m)
 	EXPORT(VB_COH_SYNC)
 	EXPORT(VB_COH_UNCACHED)
 	EXPORT(VB_COH_COHERENT)
-	EXPORT(SG_BD_SOF)
-	EXPORT(SG_BD_EOF)
-	EXPORT(SG_DEFAULT_POLL_LIMIT)
+	SG_CONTRACT_EXPORTS(EXPORT)
 #undef EXPORT
-	if (add_int(d, "SG_COMPLETION_SIZE", sizeof(struct sg_completion)) < 0)
+	/* struct sg_completion as numpy must see it: size and each field's offset */
+	if (add_int(d, "SG_COMPLETION_SIZE", sizeof(struct sg_completion)) < 0 ||
+	    add_int(d, "SG_COMPLETION_OFF_index", offsetof(struct sg_completion, index)) < 0 ||
+	    add_int(d, "SG_COMPLETION_OFF_bytes", offsetof(struct sg_completion, bytes)) < 0 ||
+	    add_int(d, "SG_COMPLETION_OFF_status", offsetof(struct sg_completion, status)) < 0 ||
+	    add_int(d, "SG_COMPLETION_OFF_flags", offsetof(struct sg_completion, flags)) < 0)
 		return -1;
 	return PyModule_AddObject(m, "constants", d);
 }

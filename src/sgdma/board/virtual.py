@@ -470,7 +470,7 @@ class VirtualBoard:
 
     # -- interrupts, faults, counters ----------------------------------------------
     def irq_pending(self, channel: str) -> bool:
-        return self._b.irq_pending({"mm2s": 0, "s2mm": 1}[channel])
+        return self._b.irq_pending(P.channel_number(channel))
 
     def inject_slverr(self, addr: int, nbytes: int) -> None:
         """Make DMA accesses to [addr, addr+nbytes) answer AXI SLVERR."""
@@ -480,7 +480,7 @@ class VirtualBoard:
         self._b.clear_faults()
 
     def stats(self, channel: str) -> dict:
-        return self._b.stats({"mm2s": 0, "s2mm": 1}[channel])
+        return self._b.stats(P.channel_number(channel))
 
     def dma_registers(self) -> dict:
         """Both channels' registers, decoded (reads cost MMIO time like any read)."""
@@ -497,7 +497,7 @@ class VirtualBoard:
     def probe(self, channel: str) -> dict:
         """Event times (ps) of the channel's latest run: tail/LENGTH write, first SG and data addresses,
         first and last stream beats, payload bytes."""
-        return self._b.probe({"mm2s": 0, "s2mm": 1}[channel])
+        return self._b.probe(P.channel_number(channel))
 
     def reseed(self, seed: int) -> None:
         """A new trial: the generator and DRAM refresh phase are redrawn; time and memory stay."""
