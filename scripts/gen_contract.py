@@ -30,6 +30,13 @@ def _mask(entry: dict) -> int | None:
     return None
 
 
+def _union(table: dict, entry: dict) -> int:
+    value = 0
+    for n in entry["union"]:
+        value |= _union(table, table[n]) if "union" in table[n] else _mask(table[n])
+    return value
+
+
 def _pack(table: dict, values: dict) -> int:
     word = 0
     for name, v in values.items():
@@ -55,9 +62,7 @@ def entries(spec: dict, table: str):
             expr, value = f"SG_GENMASK({e['bits'][0]}, {e['bits'][1]})", _mask(e)
         elif "union" in e:
             expr = "(" + " | ".join(prefix + n for n in e["union"]) + ")"
-            value = 0
-            for n in e["union"]:
-                value |= _mask(t[n])
+            value = _union(t, e)
         elif "fields" in e:
             value = _pack(t, e["fields"])
             expr = f"0x{value:08X}u"

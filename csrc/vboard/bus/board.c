@@ -9,16 +9,9 @@
 
 #include "internal.h"
 #include "mem/coherency.h"
+#include "sgdma/splitmix.h"
 
 /* splitmix64 seeds xoshiro256**: one generator for everything random. */
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 uint64_t vb_rng_next(vb_board *b)
@@ -114,7 +107,7 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	uint64_t refi = (uint64_t)(b->cfg.dram.trefi_ns * 1000.0 + 0.5), r;
 
 	for (int i = 0; i < 4; i++)
-		b->rng[i] = splitmix(&s);
+		b->rng[i] = sg_splitmix64(&s);
 	/* Refresh runs asynchronously to everything else: a seeded phase (drawn
 	 * even for ideal memory, so enabling the DRAM model does not shift the
 	 * other random streams). */
