@@ -110,7 +110,13 @@ struct vb_source {
 	struct vb_chunk *q;
 	size_t head, count, cap;  /* ring of chunks */
 	uint64_t pending;         /* bytes queued */
+	uint64_t lost_bytes;      /* loopback bytes the host had no memory to queue */
 };
+
+/* The MM2S sink keeps at most this much: beyond it whole packets are counted,
+ * not kept, so a long run cannot exhaust the host (clear it to make room). */
+#define VB_SINK_MAX_BYTES   (1ull << 30)
+#define VB_SINK_MAX_PACKETS (1ull << 24)
 
 struct vb_sink {
 	uint8_t *data;
@@ -119,8 +125,12 @@ struct vb_sink {
 	struct vb_packet *pkts;
 	size_t n, cap_pkts;
 	uint64_t open_start;      /* offset of the packet without TLAST yet */
+	uint64_t open_len;        /* its bytes so far */
 	uint64_t open_first_ps;
 	bool open;
+	bool open_dropped;        /* it did not fit: counted, not kept */
+	bool overflow_logged;
+	uint64_t overflow_packets, overflow_bytes;   /* packets not kept (cap or host memory) */
 };
 
 /* ---- AXI GPIO (PG144 register layout) ------------------------------------- */
@@ -227,7 +237,7 @@ enum vb_access vb_dma_access(vb_board *b, uint64_t addr, uint64_t len, uint8_t *
 /* stream.c */
 void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last,
 		  uint64_t t_first, uint64_t t_last);
-void vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t);
+int vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t);
 /* Take up to max bytes available at time t, stopping after TLAST. */
 uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
 /* When at least `need` bytes (or a packet's end) can be taken, from t on. */

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "sgdma/platform.h"
+#include "sgdma/sg_contract.h"
 #include "mem/dram.h"
 
 #define VB_MAX_REGIONS   8
@@ -72,13 +73,14 @@ struct vb_config {
 	/* stream endpoints */
 	unsigned loopback;            /* MM2S stream wired to S2MM input */
 	unsigned sink_record;         /* keep MM2S packet bytes (0: timing only, no byte moves) */
+	uint64_t sink_max_bytes;      /* cap of kept MM2S bytes (0: VB_SINK_MAX_BYTES) */
 	double consumer_rate;         /* MM2S consumer: beats accepted per DMA clock (<= 1) */
 	unsigned consumer_fifo_beats; /* its FIFO, in beats */
 };
 
 typedef struct vb_board vb_board;
 
-enum vb_chan_id { VB_MM2S = 0, VB_S2MM = 1 };
+enum vb_chan_id { VB_MM2S = SG_MM2S, VB_S2MM = SG_S2MM };   /* the contract's channel numbers */
 
 void vb_config_defaults(struct vb_config *cfg);
 /* Set by key ("dma.data_width", "ddr.pl.base", ...); -1 if the key is unknown. */
@@ -185,8 +187,12 @@ const struct vb_packet *vb_sink_packet(vb_board *b, size_t i);
 const uint8_t *vb_sink_data(vb_board *b);
 uint64_t vb_sink_open_bytes(vb_board *b);  /* bytes of a packet still without TLAST */
 void vb_sink_clear(vb_board *b);
+/* Packets (and their bytes) the sink counted but did not keep: over
+ * VB_SINK_MAX_BYTES / VB_SINK_MAX_PACKETS or out of host memory. */
+void vb_sink_overflow(vb_board *b, uint64_t *packets, uint64_t *bytes);
 
 /* S2MM source: queue bytes for the S2MM stream input at the current time. */
+/* 0, or -1: an empty send with nothing queued to mark, or no host memory for the bytes. */
 int vb_source_send(vb_board *b, const void *data, size_t len, bool last);
 uint64_t vb_source_pending(vb_board *b);
 

@@ -26,6 +26,8 @@ uint64_t vb_rng_next(vb_board *b)
 	return r;
 }
 
+/* Like realloc: the grown array, or NULL (p untouched, *cap unchanged) when the
+ * host has no memory for it.  The caller reports what it could not keep. */
 void *vb_grow(void *p, size_t *cap, size_t need, size_t elem)
 {
 	size_t n = *cap ? *cap : 16;
@@ -35,17 +37,14 @@ void *vb_grow(void *p, size_t *cap, size_t need, size_t elem)
 		return p;
 	while (n < need) {
 		if (n > SIZE_MAX / 2 / elem)
-			goto oom;
+			return NULL;
 		n *= 2;
 	}
 	q = realloc(p, n * elem);
 	if (!q)
-		goto oom;
+		return NULL;
 	*cap = n;
 	return q;
-oom:
-	fprintf(stderr, "sgdma virtual board: out of host memory (%zu items of %zu bytes)\n", need, elem);
-	abort();
 }
 
 uint8_t *vb_scratch(vb_board *b, uint64_t len)

@@ -51,6 +51,7 @@ static const struct key keys[] = {
 	U64("gpio.base", gpio_base),
 	UINT("stream.loopback", loopback),
 	UINT("stream.sink_record", sink_record),
+	U64("stream.sink_max_bytes", sink_max_bytes),
 	DBL("dram.tck_ns", dram.tck_ns),
 	UINT("dram.bus_bytes", dram.bus_bytes),
 	UINT("dram.burst_len", dram.burst_len),

@@ -71,17 +71,25 @@ void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, 
 	if (start > due(d, j0) || end > due(d, j1)) {
 		uint64_t late_beat = start > due(d, j0) ? j0 : j1, arrived = start > due(d, j0) ? start : end;
 		uint64_t slip = arrived - due(d, late_beat);
-		d->underflows = vb_grow(d->underflows, &d->cap_underflows, d->n_underflows + 1, sizeof(*d->underflows));
-		d->underflows[d->n_underflows++] = (struct vb_dac_event){
-			.gate = d->gates ? d->gates - 1 : 0, .beat = late_beat, .t_due = due(d, late_beat),
-			.t_actual = arrived };
+		struct vb_dac_event *grown = vb_grow(d->underflows, &d->cap_underflows, d->n_underflows + 1,
+						     sizeof(*d->underflows));
+		if (grown) {              /* no host memory: the slip still happens, the record is lost */
+			d->underflows = grown;
+			d->underflows[d->n_underflows++] = (struct vb_dac_event){
+				.gate = d->gates ? d->gates - 1 : 0, .beat = late_beat, .t_due = due(d, late_beat),
+				.t_actual = arrived };
+		}
 		d->t0 += slip;
 	}
 	/* A gate is on time if its first beat plays at its nominal slot. */
 	if (gate_start && due(d, j0) > d->t0_nominal + j0 * d->beat_ps) {
-		d->misses = vb_grow(d->misses, &d->cap_misses, d->n_misses + 1, sizeof(*d->misses));
-		d->misses[d->n_misses++] = (struct vb_dac_event){
-			.gate = d->gates - 1, .beat = j0, .t_due = d->t0_nominal + j0 * d->beat_ps, .t_actual = due(d, j0) };
+		struct vb_dac_event *grown = vb_grow(d->misses, &d->cap_misses, d->n_misses + 1, sizeof(*d->misses));
+		if (grown) {
+			d->misses = grown;
+			d->misses[d->n_misses++] = (struct vb_dac_event){
+				.gate = d->gates - 1, .beat = j0, .t_due = d->t0_nominal + j0 * d->beat_ps,
+				.t_actual = due(d, j0) };
+		}
 	}
 	d->beats += n;
 	d->t_last_play = due(d, d->beats - 1);

@@ -182,6 +182,13 @@ class Sink:
         """Bytes of a packet whose TLAST has not been seen yet."""
         return self._board._b.sink_open_bytes()
 
+    @property
+    def overflow(self) -> dict:
+        """Packets (and bytes) the sink counted but did not keep: it holds at most ``stream.sink_max_bytes``
+        (default 1 GiB) and 2^24 packets; clear it to make room."""
+        packets, nbytes = self._board._b.sink_overflow()
+        return {"packets": packets, "bytes": nbytes}
+
     def clear(self) -> None:
         self._board._b.sink_clear()
 
