@@ -246,6 +246,23 @@ static PyObject *Board_bus_decerrs(BoardObject *self, PyObject *unused)
 	return Py_BuildValue("(KK)", (unsigned long long)n, (unsigned long long)last);
 }
 
+static PyObject *Board_dma_guest_errors(BoardObject *self, PyObject *unused)
+{
+	const struct vb_dma_guest_errors *g;
+	PyObject *d;
+	(void)unused;
+	BOARD_OK(self);
+	g = vb_dma_guest_errors(self->b);
+	d = PyDict_New();
+	for (int k = 0; d && k < VB_GE_COUNT; k++) {
+		PyObject *v = Py_BuildValue("(KI)", (unsigned long long)g->count[k], (unsigned)g->last_offset[k]);
+		if (!v || PyDict_SetItemString(d, vb_guest_error_name((enum vb_guest_error)k), v) < 0)
+			Py_CLEAR(d);
+		Py_XDECREF(v);
+	}
+	return d;
+}
+
 static PyObject *Board_sink_packets(BoardObject *self, PyObject *unused)
 {
 	size_t n;
@@ -680,6 +697,8 @@ static PyMethodDef Board_methods[] = {
 	{ "cache", (PyCFunction)Board_cache, METH_VARARGS, "cache(addr, len, invalidate)" },
 	{ "irq_pending", (PyCFunction)Board_irq_pending, METH_O, "interrupt line of channel 0/1" },
 	{ "bus_decerrs", (PyCFunction)Board_bus_decerrs, METH_NOARGS, "(count, last address) of CPU DECERRs" },
+	{ "dma_guest_errors", (PyCFunction)Board_dma_guest_errors, METH_NOARGS,
+	  "illegal DMA register accesses: {kind: (count, last offset)}" },
 	{ "sink_packets", (PyCFunction)Board_sink_packets, METH_NOARGS, "MM2S packets as bytes" },
 	{ "sink_info", (PyCFunction)Board_sink_info, METH_NOARGS, "MM2S packets as (length, t_first_ps, t_last_ps)" },
 	{ "sink_clear", (PyCFunction)Board_sink_clear, METH_NOARGS, "forget recorded packets" },

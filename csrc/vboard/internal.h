@@ -174,6 +174,7 @@ struct vb_board {
 	struct vb_fault faults[VB_MAX_FAULTS];
 	unsigned n_faults;
 	struct vb_chan ch[2];
+	struct vb_dma_guest_errors guest;   /* illegal guest accesses to the DMA registers */
 	struct vb_dram dram;      /* DRAM timing (dram.h): the DMA engine calls vb_dram_access */
 	struct vb_gpio gpio[VB_GPIO_BLOCKS];
 	struct vb_csm csm;

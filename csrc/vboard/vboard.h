@@ -112,6 +112,22 @@ bool vb_step_next(vb_board *b, uint64_t limit_ps);
 /* CPU accesses that decoded to no device and no memory (DECERR), and the last address. */
 uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr);
 
+/* Illegal guest accesses to the AXI DMA registers, as QEMU logs guest errors:
+ * each kind is logged once and counted (the access itself does nothing). */
+enum vb_guest_error {
+	VB_GE_RESERVED,        /* read or write of an offset that is no register of this build */
+	VB_GE_READ_ONLY,       /* write to a read-only field (DMASR status bits; CURDESC while running) */
+	VB_GE_MISALIGNED,      /* offset not a multiple of 4 */
+	VB_GE_COUNT
+};
+struct vb_dma_guest_errors {
+	uint64_t count[VB_GE_COUNT];
+	uint32_t last_offset[VB_GE_COUNT];
+	bool logged[VB_GE_COUNT];
+};
+const struct vb_dma_guest_errors *vb_dma_guest_errors(const vb_board *b);
+const char *vb_guest_error_name(enum vb_guest_error kind);
+
 /* Memory. */
 void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len);
 uint64_t vb_mem_addr(const vb_board *b, const void *host);

@@ -489,16 +489,25 @@ class VirtualBoard:
     def stats(self, channel: str) -> dict:
         return self._b.stats(P.channel_number(channel))
 
+    @property
+    def dma_guest_errors(self) -> dict:
+        """Illegal accesses the DMA saw (reserved offset, write to a read-only field, misaligned), each
+        logged once and counted: ``{kind: {"count": n, "last_offset": off}}``."""
+        return {k: {"count": n, "last_offset": off} for k, (n, off) in self._b.dma_guest_errors().items()}
+
     def dma_registers(self) -> dict:
-        """Both channels' registers, decoded (reads cost MMIO time like any read)."""
+        """Both channels' registers, decoded (reads cost MMIO time like any read), and the guest-error
+        counts of the register file (the same dict under each channel)."""
         out = {}
+        guest = self.dma_guest_errors
         for ch in ("mm2s", "s2mm"):
             base = self.axi_dma.base + P.channel_offset(ch)
             cr, sr = self._b.read32(base + P.DMACR), self._b.read32(base + P.DMASR)
             out[ch] = {"DMACR": cr, "DMASR": sr, "DMACR_decoded": P.decode("dmacr", cr),
                        "DMASR_decoded": P.decode("dmasr", sr),
                        "CURDESC": self._b.read32(base + P.CURDESC) | self._b.read32(base + P.CURDESC_MSB) << 32,
-                       "TAILDESC": self._b.read32(base + P.TAILDESC) | self._b.read32(base + P.TAILDESC_MSB) << 32}
+                       "TAILDESC": self._b.read32(base + P.TAILDESC) | self._b.read32(base + P.TAILDESC_MSB) << 32,
+                       "guest_errors": guest}
         return out
 
     def probe(self, channel: str) -> dict:
