@@ -103,7 +103,7 @@ def test_simulation_releases_the_gil_and_the_board_refuses_a_second_thread():
     assert len(lat) == 60
     # the same trials without a second thread give the same numbers (determinism)
     again = ch._c_trials(ch.Bench(ch.Setup(board="zcu111", trials=1)), point, seeds)
-    assert again[0] == lat and again[1] == thr
+    assert np.array_equal(again[0], lat) and np.array_equal(again[1], thr)
 
 
 def test_sink_is_bounded_and_counts_what_it_cannot_keep():
