@@ -1,7 +1,12 @@
 """Builds the C core (driver, virtual board, binding) into sgdma._core."""
+import subprocess
+import sys
 from glob import glob
 
 from setuptools import Extension, setup
+
+# The hardware contract's headers are generated from spec/pg021.toml before anything compiles.
+subprocess.run([sys.executable, "scripts/gen_contract.py"], check=True)
 
 sources = sorted(glob("csrc/driver/**/*.c", recursive=True) + glob("csrc/apps/**/*.c", recursive=True)
                  + glob("csrc/vboard/**/*.c", recursive=True) + glob("csrc/platform/linux/*.c")

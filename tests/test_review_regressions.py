@@ -52,9 +52,16 @@ def test_a_short_wait_does_not_shorten_later_waits():
     rx = dma.s2mm.ring(1)
     rx.fill([b.allocate(64).physical_address], [64])
     rx.submit()
+    default = dma.s2mm._c.info()["poll_limit"]
     with pytest.raises(sgdma.DmaTimeoutError):
         rx.wait(timeout_ns=5)
-    dma.mm2s.halt()                                              # uses the default bound again
+    # the channel's own bound is back (a 5 ns bound is a handful of reads) ...
+    assert dma.s2mm._c.info()["poll_limit"] == default == sgdma.pg021.DEFAULT_POLL_LIMIT
+    # ... so a raw driver wait (no per-call bound) lasts as long as the transfer needs
+    b.s2mm_source.send(bytes(64))
+    dma.s2mm._c.wait_idle()
+    done = rx.reclaim()
+    assert len(done) == 1 and int(done.records["bytes"][0]) == 64
 
 
 def test_recover_keeps_both_snapshots():

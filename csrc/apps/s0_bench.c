@@ -5,16 +5,9 @@
 #include "sgdma/s0_bench.h"
 
 #include "sgdma/csm.h"
+#include "sgdma/splitmix.h"
 
 #define FILL_CHUNK 128u
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 /* Distinct random slots without a table: an odd-multiplier affine map is a
  * bijection on [0, 2^k); values >= n are skipped (cycle walking). */
@@ -28,10 +21,10 @@ static void walk_init(struct slot_walk *w, uint64_t n, uint64_t *rng)
 	while (m < n)
 		m <<= 1;
 	w->mask = m - 1;
-	w->mul = (splitmix(rng) | 1u) & w->mask;
+	w->mul = (sg_splitmix64(rng) | 1u) & w->mask;
 	if (!w->mul)
 		w->mul = 1;
-	w->add = splitmix(rng) & w->mask;
+	w->add = sg_splitmix64(rng) & w->mask;
 	w->i = 0;
 	w->n = n;
 }

@@ -14,7 +14,6 @@
 #define BD_ADDR_MASK (~(uint64_t)(PG021_BD_ALIGN - 1u))
 
 /* DMACR fields that sg_chan_set_irq owns. */
-#define CR_IRQ_FIELDS (PG021_CR_IRQ_ALL | PG021_CR_THRESHOLD | PG021_CR_DELAY)
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -251,7 +250,7 @@ enum sg_status sg_chan_set_irq(struct sg_chan *c, uint32_t enables, unsigned thr
 
 	irq = enables | SG_FIELD_PREP(PG021_CR_THRESHOLD, threshold) |
 	      SG_FIELD_PREP(PG021_CR_DELAY, delay);
-	sg_chan_write(c, PG021_DMACR, (read_cr(c) & ~CR_IRQ_FIELDS) | irq);
+	sg_chan_write(c, PG021_DMACR, (read_cr(c) & ~PG021_CR_IRQ_FIELDS) | irq);
 	c->irq_cr = irq;
 	return SG_OK;
 }
@@ -466,7 +465,7 @@ static enum sg_status simple_run(struct sg_chan *c, struct sg_error *err)
 {
 	uint32_t i;
 
-	sg_chan_write(c, PG021_DMACR, (read_cr(c) & ~(CR_IRQ_FIELDS | PG021_CR_CYCLIC)) |
+	sg_chan_write(c, PG021_DMACR, (read_cr(c) & ~(PG021_CR_IRQ_FIELDS | PG021_CR_CYCLIC)) |
 				      c->irq_cr | PG021_CR_RS);
 	for (i = 0; i < c->cfg.poll_limit; i++) {
 		if (!(read_sr(c) & PG021_SR_HALTED))

@@ -18,7 +18,6 @@
 
 #include "internal.h"
 
-#define CR_IRQ_FIELDS (PG021_CR_IRQ_ALL | PG021_CR_THRESHOLD | PG021_CR_DELAY)
 #define FILL_FLAGS_ALL (SG_BD_SOF | SG_BD_EOF)
 
 /* Index arithmetic and cache ranges assume the BD struct is the BD stride. */
@@ -159,7 +158,7 @@ static enum sg_status run_channel(struct sg_ring *r, uint32_t cr, struct sg_erro
 static uint32_t cr_base(const struct sg_chan *c)
 {
 	return sg_chan_read(c, PG021_DMACR) &
-	       ~(PG021_CR_RESET | PG021_CR_RS | CR_IRQ_FIELDS);
+	       ~(PG021_CR_RESET | PG021_CR_RS | PG021_CR_IRQ_FIELDS);
 }
 
 /* ---- creation and layout -------------------------------------------------- */

@@ -9,11 +9,13 @@ typedef int (*sgpy_register_fn)(PyObject *m);
 int sgpy_register_trace(PyObject *m);        /* trace.c: PL beat/GPIO trace */
 int sgpy_register_rtio(PyObject *m);         /* rtio.c */
 int sgpy_register_fetchlog(PyObject *m);     /* fetchlog.c: BD fetch log */
+int sgdma_py_linux_register(PyObject *m);    /* linux.c: the Linux user-space platform */
 
 static const sgpy_register_fn registrations[] = {
 	sgpy_register_trace,
 	sgpy_register_rtio,
 	sgpy_register_fetchlog,
+	sgdma_py_linux_register,
 	NULL,
 };
 

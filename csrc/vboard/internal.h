@@ -116,7 +116,13 @@ struct vb_source {
 	struct vb_chunk *q;
 	size_t head, count, cap;  /* ring of chunks */
 	uint64_t pending;         /* bytes queued */
+	uint64_t lost_bytes;      /* loopback bytes the host had no memory to queue */
 };
+
+/* The MM2S sink keeps at most this much: beyond it whole packets are counted,
+ * not kept, so a long run cannot exhaust the host (clear it to make room). */
+#define VB_SINK_MAX_BYTES   (1ull << 30)
+#define VB_SINK_MAX_PACKETS (1ull << 24)
 
 struct vb_sink {
 	uint8_t *data;
@@ -125,8 +131,12 @@ struct vb_sink {
 	struct vb_packet *pkts;
 	size_t n, cap_pkts;
 	uint64_t open_start;      /* offset of the packet without TLAST yet */
+	uint64_t open_len;        /* its bytes so far */
 	uint64_t open_first_ps;
 	bool open;
+	bool open_dropped;        /* it did not fit: counted, not kept */
+	bool overflow_logged;
+	uint64_t overflow_packets, overflow_bytes;   /* packets not kept (cap or host memory) */
 };
 
 /* ---- AXI GPIO (PG144 register layout) ------------------------------------- */
@@ -172,6 +182,7 @@ struct vb_board {
 	struct vb_fault faults[VB_MAX_FAULTS];
 	unsigned n_faults;
 	struct vb_chan ch[2];
+	struct vb_dma_guest_errors guest;   /* illegal guest accesses to the DMA registers */
 	struct vb_dram dram;      /* DRAM timing (dram.h): the DMA engine calls vb_dram_access */
 	struct vb_gpio gpio[VB_GPIO_BLOCKS];
 	struct vb_csm csm;
@@ -237,7 +248,7 @@ enum vb_access vb_dma_access(vb_board *b, uint64_t addr, uint64_t len, uint8_t *
 /* stream.c */
 void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last,
 		  uint64_t t_first, uint64_t t_last);
-void vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t);
+int vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t);
 /* Take up to max bytes available at time t, stopping after TLAST. */
 uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
 /* When at least `need` bytes (or a packet's end) can be taken, from t on. */
@@ -279,6 +290,8 @@ int vb_machine_attach(vb_board *b, char *err, size_t errlen);
 uint64_t vb_rng_next(vb_board *b);
 /* Grow an array to hold `need` items (doubling; aborts if the host is out of memory). */
 void *vb_grow(void *p, size_t *cap, size_t need, size_t elem);
+/* Grow *p in place to hold `need` items; false (nothing changed) when the host has no memory. */
+bool vb_grow_into(void *p, size_t *cap, size_t need, size_t elem);
 /* Board-owned temporary buffer of at least len bytes (aborts if the host is out of memory). */
 uint8_t *vb_scratch(vb_board *b, uint64_t len);
 static inline uint64_t vb_clocks(const vb_board *b, double clocks)

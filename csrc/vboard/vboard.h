@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "sgdma/platform.h"
+#include "sgdma/sg_contract.h"
 #include "mem/dram.h"
 
 #define VB_MAX_REGIONS   8
@@ -103,6 +104,7 @@ struct vb_config {
 	/* stream endpoints */
 	unsigned loopback;            /* MM2S stream wired to S2MM input */
 	unsigned sink_record;         /* keep MM2S packet bytes (0: timing only, no byte moves) */
+	uint64_t sink_max_bytes;      /* cap of kept MM2S bytes (0: VB_SINK_MAX_BYTES) */
 	double consumer_rate;         /* MM2S consumer: beats accepted per DMA clock (<= 1) */
 	unsigned consumer_fifo_beats; /* its FIFO, in beats */
 	struct vb_rtio_params rtio;
@@ -113,7 +115,7 @@ struct vb_config {
 
 typedef struct vb_board vb_board;
 
-enum vb_chan_id { VB_MM2S = 0, VB_S2MM = 1 };
+enum vb_chan_id { VB_MM2S = SG_MM2S, VB_S2MM = SG_S2MM };   /* the contract's channel numbers */
 
 void vb_config_defaults(struct vb_config *cfg);
 /* Set by key ("dma.data_width", "ddr.pl.base", ...); -1 if the key is unknown. */
@@ -146,6 +148,22 @@ bool vb_step_next(vb_board *b, uint64_t limit_ps);
 bool vb_run_until(vb_board *b, bool (*done)(void *ctx), void *ctx, uint64_t limit_ps);
 /* CPU accesses that decoded to no device and no memory (DECERR), and the last address. */
 uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr);
+
+/* Illegal guest accesses to the AXI DMA registers, as QEMU logs guest errors:
+ * each kind is logged once and counted (the access itself does nothing). */
+enum vb_guest_error {
+	VB_GE_RESERVED,        /* read or write of an offset that is no register of this build */
+	VB_GE_READ_ONLY,       /* write to a read-only field (DMASR status bits; CURDESC while running) */
+	VB_GE_MISALIGNED,      /* offset not a multiple of 4 */
+	VB_GE_COUNT
+};
+struct vb_dma_guest_errors {
+	uint64_t count[VB_GE_COUNT];
+	uint32_t last_offset[VB_GE_COUNT];
+	bool logged[VB_GE_COUNT];
+};
+const struct vb_dma_guest_errors *vb_dma_guest_errors(const vb_board *b);
+const char *vb_guest_error_name(enum vb_guest_error kind);
 
 /* Memory. */
 void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len);
@@ -246,8 +264,12 @@ const struct vb_packet *vb_sink_packet(vb_board *b, size_t i);
 const uint8_t *vb_sink_data(vb_board *b);
 uint64_t vb_sink_open_bytes(vb_board *b);  /* bytes of a packet still without TLAST */
 void vb_sink_clear(vb_board *b);
+/* Packets (and their bytes) the sink counted but did not keep: over
+ * VB_SINK_MAX_BYTES / VB_SINK_MAX_PACKETS or out of host memory. */
+void vb_sink_overflow(vb_board *b, uint64_t *packets, uint64_t *bytes);
 
 /* S2MM source: queue bytes for the S2MM stream input at the current time. */
+/* 0, or -1: an empty send with nothing queued to mark, or no host memory for the bytes. */
 int vb_source_send(vb_board *b, const void *data, size_t len, bool last);
 uint64_t vb_source_pending(vb_board *b);
 

@@ -16,39 +16,10 @@
 #include <stdint.h>
 
 #include "sgdma/pg021.h"
+#include "sgdma/sg_contract.h"
 #include "sgdma/platform.h"
 
-enum sg_dir { SG_MM2S = 0, SG_S2MM = 1 };
-
-/* The X-list keeps names, rules and fixes in one place. */
-#define SG_STATUS_LIST(X) \
-	X(SG_OK, "ok", "") \
-	X(SG_E_ARG, "invalid argument", "check the arguments named in the message") \
-	X(SG_E_CONFIG, "channel configuration invalid or not what the hardware reports", \
-	  "match addr_width/length_width/data width/include_sg to the IP build") \
-	X(SG_E_ALIGN, "address not aligned as PG021 requires", \
-	  "align BDs to 64 bytes and buffers to the memory-map data width (or build with DRE)") \
-	X(SG_E_LENGTH_ZERO, "buffer length is zero (PG021: DMAIntErr)", "give every BD a length >= 1") \
-	X(SG_E_LENGTH_WIDTH, "length exceeds 2^length_width - 1 bytes", \
-	  "split the buffer over several BDs or rebuild the IP with a wider length register") \
-	X(SG_E_STREAM_MULTIPLE, "non-last BD of a packet is not a multiple of the stream width", \
-	  "make every BD except the packet's last a multiple of the stream width in bytes") \
-	X(SG_E_ADDR_RANGE, "address not reachable by the DMA", \
-	  "use memory the DMA can see and that fits the configured address width") \
-	X(SG_E_RING_FULL, "no free BD in the ring", "reclaim completed BDs or use a larger ring") \
-	X(SG_E_RING_EMPTY, "nothing to submit", "fill BDs before submitting") \
-	X(SG_E_PACKET_OPEN, "submission ends inside a packet (last BD lacks EOF)", \
-	  "set EOF on the last BD of every packet before submitting") \
-	X(SG_E_NOT_HALTED, "register may only change while the channel is halted", \
-	  "halt or reset the channel first") \
-	X(SG_E_TAIL_NOT_IN_RING, "tail descriptor is not a BD of this ring", \
-	  "write TAILDESC with the address of a BD in the ring (cyclic mode: one outside it)") \
-	X(SG_E_MODE, "operation does not exist in this build or mode", \
-	  "use SG calls only when DMASR.SGIncld = 1, simple-mode calls only when it is 0") \
-	X(SG_E_BUSY, "channel is busy", "wait for the running transfer to finish") \
-	X(SG_E_TIMEOUT, "bounded wait expired", "inspect the register snapshot; the engine never finished") \
-	X(SG_E_HW, "the DMA reported an error in DMASR", \
-	  "read the decoded bits; recover with a soft reset (it resets both channels)")
+/* enum sg_dir, SG_BD_SOF/EOF, SG_DEFAULT_POLL_LIMIT and SG_STATUS_LIST come from the contract. */
 
 enum sg_status {
 #define SG_X_ENUM(name, rule, fix) name,
@@ -88,7 +59,6 @@ struct sg_chan_config {
 	uint32_t poll_limit;      /* max register reads in any wait; 0 = default */
 	uint32_t irq_timeout_us;  /* bound of one interrupt wait (ops->wait_irq); 0 = default */
 };
-#define SG_DEFAULT_POLL_LIMIT 1000000u
 #define SG_DEFAULT_IRQ_TIMEOUT_US 1000000u
 
 struct sg_ring;
@@ -118,10 +88,6 @@ struct sg_ring {
 	bool cyclic;              /* started in cyclic mode: hardware owns every BD */
 	struct sg_chan *chan;
 };
-
-/* Flags for fills and completions. */
-#define SG_BD_SOF SG_BIT(0)
-#define SG_BD_EOF SG_BIT(1)
 
 struct sg_completion {
 	uint32_t index;           /* ring index */

@@ -10,16 +10,9 @@
 #include "internal.h"
 #include "mem/coherency.h"
 #include "pl/rtio.h"
+#include "sgdma/splitmix.h"
 
 /* splitmix64 seeds xoshiro256**: one generator for everything random. */
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 uint64_t vb_rng_next(vb_board *b)
@@ -34,6 +27,8 @@ uint64_t vb_rng_next(vb_board *b)
 	return r;
 }
 
+/* Like realloc: the grown array, or NULL (p untouched, *cap unchanged) when the
+ * host has no memory for it.  The caller reports what it could not keep. */
 void *vb_grow(void *p, size_t *cap, size_t need, size_t elem)
 {
 	size_t n = *cap ? *cap : 16;
@@ -43,17 +38,24 @@ void *vb_grow(void *p, size_t *cap, size_t need, size_t elem)
 		return p;
 	while (n < need) {
 		if (n > SIZE_MAX / 2 / elem)
-			goto oom;
+			return NULL;
 		n *= 2;
 	}
 	q = realloc(p, n * elem);
 	if (!q)
-		goto oom;
+		return NULL;
 	*cap = n;
 	return q;
-oom:
-	fprintf(stderr, "sgdma virtual board: out of host memory (%zu items of %zu bytes)\n", need, elem);
-	abort();
+}
+
+bool vb_grow_into(void *p, size_t *cap, size_t need, size_t elem)
+{
+	void **pp = p, *q = vb_grow(*pp, cap, need, elem);
+
+	if (!q)
+		return false;
+	*pp = q;
+	return true;
 }
 
 uint8_t *vb_scratch(vb_board *b, uint64_t len)
@@ -115,7 +117,7 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	uint64_t refi = (uint64_t)(b->cfg.dram.trefi_ns * 1000.0 + 0.5), r;
 
 	for (int i = 0; i < 4; i++)
-		b->rng[i] = splitmix(&s);
+		b->rng[i] = sg_splitmix64(&s);
 	/* Refresh runs asynchronously to everything else: a seeded phase (drawn
 	 * even for ideal memory, so enabling the DRAM model does not shift the
 	 * other random streams). */
@@ -150,7 +152,10 @@ void vb_fetch_log_add(vb_board *b, struct vb_chan *c, uint64_t t_issue, uint64_t
 		c->fetch_log_dropped++;
 		return;
 	}
-	c->fetch_log = vb_grow(c->fetch_log, &c->cap_fetch_log, 2 * (c->n_fetch_log + 1), sizeof(uint64_t));
+	if (!vb_grow_into(&c->fetch_log, &c->cap_fetch_log, 2 * (c->n_fetch_log + 1), sizeof(uint64_t))) {
+		c->fetch_log_dropped++;
+		return;
+	}
 	c->fetch_log[2 * c->n_fetch_log] = t_issue;
 	c->fetch_log[2 * c->n_fetch_log + 1] = t_done;
 	c->n_fetch_log++;

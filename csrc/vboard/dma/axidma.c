@@ -8,6 +8,7 @@
  * from the phase_* functions at the bottom, which the timing model replaces.
  * Timing never changes what the registers say, only when.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -699,12 +700,109 @@ static void length_written(vb_board *b, struct vb_chan *c, uint32_t v)
 		simple_start(b, c);
 }
 
+/* ---- guest errors: illegal accesses are logged once per kind and counted ---- */
+
+static const char *const guest_error_names[VB_GE_COUNT] = {
+	[VB_GE_RESERVED] = "reserved offset",
+	[VB_GE_READ_ONLY] = "write to a read-only field",
+	[VB_GE_MISALIGNED] = "misaligned access",
+};
+
+const char *vb_guest_error_name(enum vb_guest_error kind)
+{
+	return kind < VB_GE_COUNT ? guest_error_names[kind] : "?";
+}
+
+const struct vb_dma_guest_errors *vb_dma_guest_errors(const vb_board *b) { return &b->guest; }
+
+static void guest_error(vb_board *b, enum vb_guest_error kind, bool write, uint32_t off, uint32_t v)
+{
+	struct vb_dma_guest_errors *g = &b->guest;
+	g->count[kind]++;
+	g->last_offset[kind] = off;
+	if (g->logged[kind])
+		return;
+	g->logged[kind] = true;
+	fprintf(stderr, "sgdma virtual board: AXI DMA guest error: %s: %s of 0x%08x at offset 0x%02x (the illegal "
+		"part has no effect%s; logged once, counted in the register snapshot)\n", guest_error_names[kind],
+		write ? "write" : "read", write ? v : 0u, off, write ? "" : ", the read returns 0");
+}
+
+/* An offset inside the register span that names a register of PG021's map (any build). */
+static bool mapped_offset(uint32_t off)
+{
+	switch (off % PG021_CHAN_SPAN) {
+	case PG021_DMACR: case PG021_DMASR: case PG021_CURDESC: case PG021_CURDESC_MSB:
+	case PG021_TAILDESC: case PG021_TAILDESC_MSB: case PG021_ADDR: case PG021_ADDR_MSB: case PG021_LENGTH:
+		return off < PG021_REG_SPAN && off != PG021_SG_CTL;
+	default:
+		return false;
+	}
+}
+
+/* A register this build has (SG registers or simple-mode registers; MSB halves only beyond 32 bits). */
+static bool built_offset(const vb_board *b, uint32_t off)
+{
+	switch (off % PG021_CHAN_SPAN) {
+	case PG021_CURDESC: case PG021_TAILDESC: return sg_build(b);
+	case PG021_CURDESC_MSB: case PG021_TAILDESC_MSB: return sg_build(b) && addr64(b);
+	case PG021_ADDR: case PG021_LENGTH: return !sg_build(b);
+	case PG021_ADDR_MSB: return !sg_build(b) && addr64(b);
+	default: return true;
+	}
+}
+
+/* Reads: misaligned or unmapped offsets are guest errors (absent registers of the map read 0 quietly:
+ * drivers read the MSB halves on every build).  Writes also may not target absent registers, reserved
+ * DMACR bits or DMASR's read-only bits, nor CURDESC while the channel runs. */
+static bool guest_read_ok(vb_board *b, uint32_t off)
+{
+	if (off & 3)
+		guest_error(b, VB_GE_MISALIGNED, false, off, 0);
+	else if (!mapped_offset(off))
+		guest_error(b, VB_GE_RESERVED, false, off, 0);
+	else
+		return true;
+	return false;
+}
+
+static bool guest_write_ok(vb_board *b, uint32_t off, uint32_t v)
+{
+	const uint32_t cr_defined = PG021_CR_RS | PG021_CR_RSVD1 | PG021_CR_RESET | PG021_CR_KEYHOLE |
+				    PG021_CR_CYCLIC | PG021_CR_IRQ_ALL | PG021_CR_THRESHOLD | PG021_CR_DELAY;
+	const struct vb_chan *c = &b->ch[off >= PG021_S2MM_BASE];
+	if (off & 3) {
+		guest_error(b, VB_GE_MISALIGNED, true, off, v);
+		return false;
+	}
+	if (!mapped_offset(off) || !built_offset(b, off)) {
+		guest_error(b, VB_GE_RESERVED, true, off, v);
+		return false;
+	}
+	switch (off % PG021_CHAN_SPAN) {
+	case PG021_DMACR:
+		if (v & ~cr_defined)
+			guest_error(b, VB_GE_RESERVED, true, off, v);   /* the defined bits still take effect */
+		return true;
+	case PG021_DMASR:
+		if (v & ~(PG021_SR_IRQ_ALL | PG021_SR_THRESHOLD_STS | PG021_SR_DELAY_STS) & ~c->dmasr)
+			guest_error(b, VB_GE_READ_ONLY, true, off, v);   /* writing back what was read is fine */
+		return true;
+	case PG021_CURDESC: case PG021_CURDESC_MSB:
+		if (!halted(c))
+			guest_error(b, VB_GE_READ_ONLY, true, off, v);
+		return true;
+	default:
+		return true;
+	}
+}
+
 uint32_t vb_dma_read(vb_board *b, uint32_t off)
 {
 	struct vb_chan *c;
 	uint32_t r;
 
-	if (off >= PG021_REG_SPAN || off == PG021_SG_CTL)
+	if (!guest_read_ok(b, off))
 		return 0;
 	c = &b->ch[off >= PG021_S2MM_BASE];
 	r = off % PG021_CHAN_SPAN;
@@ -728,7 +826,7 @@ void vb_dma_write(vb_board *b, uint32_t off, uint32_t v)
 	uint32_t r;
 	uint32_t msb_mask = b->cfg.addr_width >= 64 ? 0xFFFFFFFFu : (uint32_t)((1ull << (b->cfg.addr_width - 32)) - 1);
 
-	if (off >= PG021_REG_SPAN || off == PG021_SG_CTL || resetting(b))
+	if (!guest_write_ok(b, off, v) || resetting(b))
 		return;
 	c = &b->ch[off >= PG021_S2MM_BASE];
 	r = off % PG021_CHAN_SPAN;

@@ -10,6 +10,41 @@
 
 /* ---- MM2S sink ---------------------------------------------------------- */
 
+/* The open packet does not fit (cap or host memory): forget its bytes, keep counting it. */
+static void sink_drop_open(vb_board *b, struct vb_sink *s)
+{
+	if (b->cfg.sink_record)
+		s->used = s->open_start;
+	s->open_dropped = true;
+}
+
+static bool sink_keep_bytes(vb_board *b, struct vb_sink *s, const uint8_t *data, uint64_t len)
+{
+	uint64_t cap = b->cfg.sink_max_bytes ? b->cfg.sink_max_bytes : VB_SINK_MAX_BYTES;
+	uint8_t *p;
+	if (s->used + len > cap)
+		return false;
+	p = vb_grow(s->data, &s->cap, (size_t)(s->used + len), 1);
+	if (!p)
+		return false;
+	s->data = p;
+	memcpy(s->data + s->used, data, len);
+	s->used += len;
+	return true;
+}
+
+static bool sink_room_for_packet(struct vb_sink *s)
+{
+	struct vb_packet *p;
+	if (s->n >= VB_SINK_MAX_PACKETS)
+		return false;
+	p = vb_grow(s->pkts, &s->cap_pkts, s->n + 1, sizeof(*s->pkts));
+	if (!p)
+		return false;
+	s->pkts = p;
+	return true;
+}
+
 void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
 {
 	struct vb_sink *s = &b->sink;
@@ -17,26 +52,44 @@ void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uin
 	vb_csm_stream(b, len, last, t_first, t_last);
 	if (!s->open) {
 		s->open = true;
+		s->open_dropped = false;
 		s->open_start = s->used;
+		s->open_len = 0;
 		s->open_first_ps = t_first;
 	}
-	if (b->cfg.sink_record) {
-		s->data = vb_grow(s->data, &s->cap, s->used + len, 1);
-		memcpy(s->data + s->used, data, len);
-	}
-	s->used += len;
+	s->open_len += len;
+	if (b->cfg.sink_record && !s->open_dropped && !sink_keep_bytes(b, s, data, len))
+		sink_drop_open(b, s);
 	if (!last)
 		return;
-	s->pkts = vb_grow(s->pkts, &s->cap_pkts, s->n + 1, sizeof(*s->pkts));
+	s->open = false;
+	if (!s->open_dropped && !sink_room_for_packet(s))
+		sink_drop_open(b, s);
+	if (s->open_dropped) {
+		s->overflow_packets++;
+		s->overflow_bytes += s->open_len;
+		if (!s->overflow_logged) {
+			s->overflow_logged = true;
+			fprintf(stderr, "sgdma virtual board: MM2S sink full (%llu bytes / %llu packets kept at most, "
+				"or no host memory): further packets are counted, not kept; clear the sink\n",
+				(unsigned long long)(b->cfg.sink_max_bytes ? b->cfg.sink_max_bytes : VB_SINK_MAX_BYTES),
+				(unsigned long long)VB_SINK_MAX_PACKETS);
+		}
+		return;
+	}
 	s->pkts[s->n++] = (struct vb_packet){
 		.offset = b->cfg.sink_record ? s->open_start : 0,
-		.length = s->used - s->open_start,
+		.length = s->open_len,
 		.t_first_ps = s->open_first_ps,
 		.t_last_ps = t_last,
 	};
-	s->open = false;
-	if (!b->cfg.sink_record)
-		s->used = 0;
+}
+
+void vb_sink_overflow(vb_board *b, uint64_t *packets, uint64_t *bytes)
+{
+	vb_sync(b);
+	*packets = b->sink.overflow_packets;
+	*bytes = b->sink.overflow_bytes;
 }
 
 size_t vb_sink_count(vb_board *b) { vb_sync(b); return b->sink.n; }
@@ -51,7 +104,7 @@ const uint8_t *vb_sink_data(vb_board *b) { return b->sink.data; }
 uint64_t vb_sink_open_bytes(vb_board *b)
 {
 	vb_sync(b);
-	return b->sink.open ? b->sink.used - b->sink.open_start : 0;
+	return b->sink.open ? b->sink.open_len : 0;
 }
 
 /* Drops recorded packets; an open packet keeps its bytes so TLAST still
@@ -60,31 +113,36 @@ void vb_sink_clear(vb_board *b)
 {
 	struct vb_sink *s = &b->sink;
 	vb_sync(b);
-	if (s->open && b->cfg.sink_record) {
+	if (s->open && b->cfg.sink_record && !s->open_dropped) {
 		uint64_t n = s->used - s->open_start;
 		memmove(s->data, s->data + s->open_start, n);
 		s->used = n;
-		s->open_start = 0;
-	} else if (s->open) {
-		s->used -= s->open_start;
-		s->open_start = 0;
 	} else {
 		s->used = 0;
 	}
+	s->open_start = 0;
 	s->n = 0;
 }
 
 /* ---- S2MM source -------------------------------------------------------- */
 
-void vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t)
+/* 0, or -1 when the host has no memory for the bytes (they are counted in lost_bytes). */
+int vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t)
 {
 	struct vb_source *q = &b->src;
 	struct vb_chunk *c;
+	uint8_t *copy = malloc(len ? (size_t)len : 1);
 
+	if (!copy)
+		goto lost;
 	if (q->count == q->cap) {
 		/* grow the ring, unwrapping it */
 		size_t cap = q->cap;
 		struct vb_chunk *n = vb_grow(NULL, &cap, q->cap + 1, sizeof(*n));
+		if (!n) {
+			free(copy);
+			goto lost;
+		}
 		for (size_t i = 0; i < q->count; i++)
 			n[i] = q->q[(q->head + i) % q->cap];
 		free(q->q);
@@ -93,11 +151,7 @@ void vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, u
 		q->head = 0;
 	}
 	c = &q->q[(q->head + q->count) % q->cap];
-	c->data = malloc(len ? len : 1);
-	if (!c->data) {
-		fprintf(stderr, "sgdma virtual board: out of host memory\n");
-		abort();
-	}
+	c->data = copy;
 	memcpy(c->data, data, len);
 	c->len = len;
 	c->off = 0;
@@ -106,6 +160,13 @@ void vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, u
 	q->count++;
 	q->pending += len;
 	vb_dma_stream_arrived(b, t);
+	return 0;
+lost:
+	if (!q->lost_bytes)
+		fprintf(stderr, "sgdma virtual board: no host memory to queue %llu stream bytes for S2MM\n",
+			(unsigned long long)len);
+	q->lost_bytes += len;
+	return -1;
 }
 
 int vb_source_send(vb_board *b, const void *data, size_t len, bool last)
@@ -120,7 +181,8 @@ int vb_source_send(vb_board *b, const void *data, size_t len, bool last)
 		q->q[(q->head + q->count - 1) % q->cap].last = true;
 		return 0;
 	}
-	vb_source_push(b, data, len, last, b->now);
+	if (vb_source_push(b, data, len, last, b->now) < 0)
+		return -1;
 	vb_sync(b);
 	return 0;
 }

@@ -65,10 +65,14 @@ static void adc_advance(vb_board *b, uint64_t t)
 			last->samples += lost;
 			last->t_last = t;
 		} else {
-			a->drops = vb_grow(a->drops, &a->cap_drops, a->n_drops + 1, sizeof(*a->drops));
-			a->drops[a->n_drops++] = (struct vb_adc_drop){
-				.t_first = a->t0 + (uint64_t)ceil((double)first_lost * a->ps_per_sample),
-				.t_last = t, .first_sample = first_lost, .samples = lost };
+			/* no host memory: the episode is counted in 'dropped', not listed */
+			struct vb_adc_drop *grown = vb_grow(a->drops, &a->cap_drops, a->n_drops + 1, sizeof(*a->drops));
+			if (grown) {
+				a->drops = grown;
+				a->drops[a->n_drops++] = (struct vb_adc_drop){
+					.t_first = a->t0 + (uint64_t)ceil((double)first_lost * a->ps_per_sample),
+					.t_last = t, .first_sample = first_lost, .samples = lost };
+			}
 		}
 	}
 	a->produced = now;

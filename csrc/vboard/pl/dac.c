@@ -71,18 +71,25 @@ void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, 
 			d->gate_first_beat = j, d->gates++;
 		/* Underflow: the beat came after it was due; playback slips to it. */
 		if (t > due(d, j)) {
-			d->underflows = vb_grow(d->underflows, &d->cap_underflows, d->n_underflows + 1,
-						sizeof(*d->underflows));
-			d->underflows[d->n_underflows++] = (struct vb_dac_event){
-				.gate = d->gates ? d->gates - 1 : 0, .beat = j, .t_due = due(d, j), .t_actual = t };
+			struct vb_dac_event *grown = vb_grow(d->underflows, &d->cap_underflows, d->n_underflows + 1,
+							     sizeof(*d->underflows));
+			if (grown) {      /* no host memory: the slip still happens, the record is lost */
+				d->underflows = grown;
+				d->underflows[d->n_underflows++] = (struct vb_dac_event){
+					.gate = d->gates ? d->gates - 1 : 0, .beat = j, .t_due = due(d, j), .t_actual = t };
+			}
 			d->t0 += t - due(d, j);
 		}
 		/* A gate is on time if its first beat plays at its nominal slot. */
 		if (i == 0 && gate_start && due(d, j) > d->t0_nominal + j * d->beat_ps) {
-			d->misses = vb_grow(d->misses, &d->cap_misses, d->n_misses + 1, sizeof(*d->misses));
-			d->misses[d->n_misses++] = (struct vb_dac_event){
-				.gate = d->gates - 1, .beat = j, .t_due = d->t0_nominal + j * d->beat_ps,
-				.t_actual = due(d, j) };
+			struct vb_dac_event *grown = vb_grow(d->misses, &d->cap_misses, d->n_misses + 1,
+							     sizeof(*d->misses));
+			if (grown) {
+				d->misses = grown;
+				d->misses[d->n_misses++] = (struct vb_dac_event){
+					.gate = d->gates - 1, .beat = j, .t_due = d->t0_nominal + j * d->beat_ps,
+					.t_actual = due(d, j) };
+			}
 		}
 		d->beats++;
 		vb_trace_beat(b, t, eof && i == n - 1);

@@ -141,15 +141,14 @@ static void log_edge(struct vb_rtio *r, const struct rtio_event *ev)
 	if (!r->log_on)
 		return;
 	if (r->n_log == r->cap_log) {
-		size_t c = r->cap_log;
-		r->log_t = vb_grow(r->log_t, &c, r->n_log + 1, sizeof(*r->log_t));
-		c = r->cap_log;
-		r->log_ch = vb_grow(r->log_ch, &c, r->n_log + 1, sizeof(*r->log_ch));
-		c = r->cap_log;
-		r->log_addr = vb_grow(r->log_addr, &c, r->n_log + 1, sizeof(*r->log_addr));
-		c = r->cap_log;
-		r->log_data = vb_grow(r->log_data, &c, r->n_log + 1, sizeof(*r->log_data));
-		r->cap_log = c;
+		/* the four columns grow to the same capacity; an edge the host cannot keep is not logged */
+		size_t c1 = r->cap_log, c2 = r->cap_log, c3 = r->cap_log, c4 = r->cap_log;
+		if (!vb_grow_into(&r->log_t, &c1, r->n_log + 1, sizeof(*r->log_t)) ||
+		    !vb_grow_into(&r->log_ch, &c2, r->n_log + 1, sizeof(*r->log_ch)) ||
+		    !vb_grow_into(&r->log_addr, &c3, r->n_log + 1, sizeof(*r->log_addr)) ||
+		    !vb_grow_into(&r->log_data, &c4, r->n_log + 1, sizeof(*r->log_data)))
+			return;
+		r->cap_log = c1;
 	}
 	r->log_t[r->n_log] = ev->ts;
 	r->log_ch[r->n_log] = ev->chan;

@@ -39,8 +39,9 @@ void vb_trace_beat(vb_board *b, uint64_t t, bool last)
 	struct vb_trace *r = &b->trace;
 	if (!r->on)
 		return;
-	r->beat_t = vb_grow(r->beat_t, &r->cap_t, r->n_beats + 1, sizeof(*r->beat_t));
-	r->beat_last = vb_grow(r->beat_last, &r->cap_last, r->n_beats + 1, sizeof(*r->beat_last));
+	if (!vb_grow_into(&r->beat_t, &r->cap_t, r->n_beats + 1, sizeof(*r->beat_t)) ||
+	    !vb_grow_into(&r->beat_last, &r->cap_last, r->n_beats + 1, sizeof(*r->beat_last)))
+		return;   /* no host memory: the trace stops growing (the co-simulation sees it short) */
 	r->beat_t[r->n_beats] = t;
 	r->beat_last[r->n_beats++] = last;
 }
@@ -50,9 +51,10 @@ void vb_trace_gpio(vb_board *b, enum vb_trace_reg reg, uint32_t value)
 	struct vb_trace *r = &b->trace;
 	if (!r->on)
 		return;
-	r->ctl_t = vb_grow(r->ctl_t, &r->cap_ct, r->n_ctl + 1, sizeof(*r->ctl_t));
-	r->ctl_v = vb_grow(r->ctl_v, &r->cap_cv, r->n_ctl + 1, sizeof(*r->ctl_v));
-	r->ctl_reg = vb_grow(r->ctl_reg, &r->cap_cr, r->n_ctl + 1, sizeof(*r->ctl_reg));
+	if (!vb_grow_into(&r->ctl_t, &r->cap_ct, r->n_ctl + 1, sizeof(*r->ctl_t)) ||
+	    !vb_grow_into(&r->ctl_v, &r->cap_cv, r->n_ctl + 1, sizeof(*r->ctl_v)) ||
+	    !vb_grow_into(&r->ctl_reg, &r->cap_cr, r->n_ctl + 1, sizeof(*r->ctl_reg)))
+		return;
 	r->ctl_t[r->n_ctl] = b->now;
 	r->ctl_v[r->n_ctl] = value;
 	r->ctl_reg[r->n_ctl++] = (uint8_t)reg;

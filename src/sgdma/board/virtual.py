@@ -182,6 +182,13 @@ class Sink:
         """Bytes of a packet whose TLAST has not been seen yet."""
         return self._board._b.sink_open_bytes()
 
+    @property
+    def overflow(self) -> dict:
+        """Packets (and bytes) the sink counted but did not keep: it holds at most ``stream.sink_max_bytes``
+        (default 1 GiB) and 2^24 packets; clear it to make room."""
+        packets, nbytes = self._board._b.sink_overflow()
+        return {"packets": packets, "bytes": nbytes}
+
     def clear(self) -> None:
         self._board._b.sink_clear()
 
@@ -473,7 +480,7 @@ class VirtualBoard:
 
     # -- interrupts, faults, counters ----------------------------------------------
     def irq_pending(self, channel: str) -> bool:
-        return self._b.irq_pending({"mm2s": 0, "s2mm": 1}[channel])
+        return self._b.irq_pending(P.channel_number(channel))
 
     def inject_slverr(self, addr: int, nbytes: int) -> None:
         """Make DMA accesses to [addr, addr+nbytes) answer AXI SLVERR."""
@@ -483,24 +490,33 @@ class VirtualBoard:
         self._b.clear_faults()
 
     def stats(self, channel: str) -> dict:
-        return self._b.stats({"mm2s": 0, "s2mm": 1}[channel])
+        return self._b.stats(P.channel_number(channel))
+
+    @property
+    def dma_guest_errors(self) -> dict:
+        """Illegal accesses the DMA saw (reserved offset, write to a read-only field, misaligned), each
+        logged once and counted: ``{kind: {"count": n, "last_offset": off}}``."""
+        return {k: {"count": n, "last_offset": off} for k, (n, off) in self._b.dma_guest_errors().items()}
 
     def dma_registers(self) -> dict:
-        """Both channels' registers, decoded (reads cost MMIO time like any read)."""
+        """Both channels' registers, decoded (reads cost MMIO time like any read), and the guest-error
+        counts of the register file (the same dict under each channel)."""
         out = {}
+        guest = self.dma_guest_errors
         for ch in ("mm2s", "s2mm"):
             base = self.axi_dma.base + P.channel_offset(ch)
             cr, sr = self._b.read32(base + P.DMACR), self._b.read32(base + P.DMASR)
             out[ch] = {"DMACR": cr, "DMASR": sr, "DMACR_decoded": P.decode("dmacr", cr),
                        "DMASR_decoded": P.decode("dmasr", sr),
                        "CURDESC": self._b.read32(base + P.CURDESC) | self._b.read32(base + P.CURDESC_MSB) << 32,
-                       "TAILDESC": self._b.read32(base + P.TAILDESC) | self._b.read32(base + P.TAILDESC_MSB) << 32}
+                       "TAILDESC": self._b.read32(base + P.TAILDESC) | self._b.read32(base + P.TAILDESC_MSB) << 32,
+                       "guest_errors": guest}
         return out
 
     def probe(self, channel: str) -> dict:
         """Event times (ps) of the channel's latest run: tail/LENGTH write, first SG and data addresses,
         first and last stream beats, payload bytes."""
-        return self._b.probe({"mm2s": 0, "s2mm": 1}[channel])
+        return self._b.probe(P.channel_number(channel))
 
     def bd_fetches(self, channel: str = "mm2s") -> np.ndarray:
         """The channel's BD fetches since the last clear: an (n, 2) array of (issue, data back) in ns."""

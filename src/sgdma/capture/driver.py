@@ -36,10 +36,10 @@ from sgdma.driver.axidma import AxiDma
 from sgdma.hw.layout import Layout
 
 #: Flags of a delivered buffer (``BufferView.flags``).
-SOF = 0x1                 #: the buffer starts a packet (each buffer is one packet)
-EOF = 0x2                 #: the buffer ends a packet
-DROPPED_BEFORE = 0x4      #: samples were lost between the previous buffer and this one
-DROPPED_WITHIN = 0x8      #: samples were lost between two samples of this buffer
+SOF = P.SG_BD_SOF         #: the buffer starts a packet (each buffer is one packet; the driver's flag)
+EOF = P.SG_BD_EOF         #: the buffer ends a packet (the driver's flag)
+DROPPED_BEFORE = 1 << (SOF | EOF).bit_length()  #: samples were lost between the previous buffer and this one
+DROPPED_WITHIN = DROPPED_BEFORE << 1             #: samples were lost between two samples of this buffer
 
 MODES = ("continuous", "burst")
 

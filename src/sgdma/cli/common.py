@@ -5,6 +5,8 @@ import json
 
 import click
 
+from sgdma.hw import units
+
 
 def _core_constants() -> dict:
     from sgdma import _core
@@ -32,23 +34,17 @@ def _list_option(name: str, default: str, help: str):
 
 
 def parse_time_ns(text: str) -> float:
-    """'1us', '250ns', '2.5 us', '1e-6' (seconds) -> ns."""
-    t = text.strip().lower().replace(" ", "")
+    """'1us', '250ns', '2.5 us', '1e-6' (seconds) -> ns (sgdma.hw.units grammar)."""
     try:
-        for unit, scale in (("ns", 1.0), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9)):
-            if t.endswith(unit):
-                return float(t[: -len(unit)]) * scale
-        return float(t) * 1e9
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not a time: use e.g. 1us, 250ns, 2ms") from None
+        return units.parse_time_ns(text)
+    except units.UnitError as e:
+        raise click.BadParameter(str(e)) from None
 
 
 def _size(text: str) -> int:
-    from sgdma.experiments.characterize import parse_size
-
     try:
-        return parse_size(text)
-    except ValueError as e:
+        return units.parse_size(text)
+    except units.UnitError as e:
         raise click.BadParameter(str(e)) from None
 
 

@@ -28,7 +28,7 @@ from sgdma.hw import pg021 as P
 from sgdma.board.virtual import PhysicalArray, VirtualBoard
 from sgdma.driver.errors import ArgumentError, DmaError  # noqa: F401  (registers the exception classes)
 
-_DIRS = {"mm2s": 0, "s2mm": 1}
+_DIRS = P.CHANNELS
 
 
 @dataclass

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from sgdma.board.virtual import PhysicalArray, VirtualBoard, _Allocator
+from sgdma.hw import pg021 as P
 from sgdma.hw.layout import Layout
 from sgdma.sequence.errors import RegionExhaustedError
 
-BD_BYTES = 64
+BD_BYTES = P.BD_SIZE          # one BD (the contract)
 CACHE_LINE = 64
 
 
