@@ -13,80 +13,32 @@ Bad input raises ``CaptureError`` (a ValueError) naming the limit.
 """
 from __future__ import annotations
 
-import re
-
 from sgdma.capture.driver import CaptureError
+from sgdma.hw import units
 from sgdma.capture.session import DEFAULT_FIFO_BYTES, run_capture
 from sgdma.capture.sweep import DEFAULT_SIZES, find_max_rate, plot_sweep, sweep_buffer_size, sweep_table
 from sgdma.capture.transport import APIS
 
-_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
-          "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30}
-_SIZE = re.compile(r"^\s*(\d+)\s*([a-z]*)\s*$", re.I)
-_RATE = re.compile(r"^\s*([0-9.]+(?:e[+-]?\d+)?)\s*([kmg]?)\s*(?:s/s|sps|hz|/s)?\s*$", re.I)
+def _unit(fn, value, *args):
+    try:
+        return fn(value, *args)
+    except units.UnitError as e:
+        raise CaptureError(str(e)) from None
 
 
-def parse_size(value) -> int:
-    """Bytes from 4096, "4096", "4K", "4KiB", "128kib", "1MiB", "2^12" (K, KB, KiB = 1024)."""
-    if isinstance(value, bool):
-        raise CaptureError(f"not a size: {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        if value.is_integer():
-            return int(value)
-        raise CaptureError(f"not a whole number of bytes: {value!r}")
-    text = str(value).strip()
-    if "^" in text:
-        base, exp = text.split("^", 1)
-        try:
-            return int(base) ** int(exp)
-        except ValueError:
-            raise CaptureError(f"not a size: {value!r} (use 4096, 4K, 128KiB, 1MiB or 2^12)") from None
-    m = _SIZE.match(text)
-    if not m or m.group(2).lower() not in _UNITS:
-        raise CaptureError(f"not a size: {value!r} (use 4096, 4K, 128KiB, 1MiB or 2^12)")
-    return int(m.group(1)) * _UNITS[m.group(2).lower()]
+def parse_size(value, option: str | None = None) -> int:
+    """Bytes in the one unit grammar (sgdma.hw.units): 4096, "4K", "128KiB", "1G", "2^12"."""
+    return _unit(units.parse_size, value, option)
 
 
-def parse_sizes(value) -> list[int]:
-    """A list of sizes: [64, "1KiB"], "64,128,256", "64..32768" or "64..32KiB" (powers of two
-    between the ends, inclusive); None: 64 B .. 128 KiB."""
-    if value is None:
-        return list(DEFAULT_SIZES)
-    if isinstance(value, (list, tuple)):
-        out = [parse_size(v) for v in value]
-    else:
-        out = []
-        for item in str(value).split(","):
-            item = item.strip()
-            if not item:
-                continue
-            if ".." in item:
-                lo, hi = (parse_size(x) for x in item.split("..", 1))
-                if lo <= 0 or lo & (lo - 1) or hi & (hi - 1) or hi < lo:
-                    raise CaptureError(f"size range {item!r}: the ends must be powers of two, low to high")
-                out += [1 << k for k in range(lo.bit_length() - 1, hi.bit_length())]
-            else:
-                out.append(parse_size(item))
-    if not out:
-        raise CaptureError(f"no sizes in {value!r}")
-    return out
+def parse_sizes(value, option: str | None = None) -> list[int]:
+    """A list of sizes ("64,128", "64..32KiB": powers of two between the ends); None: 64 B .. 128 KiB."""
+    return list(DEFAULT_SIZES) if value is None else _unit(units.parse_sizes, value, option)
 
 
-def parse_rate(value) -> float | None:
-    """Samples (or bytes) per second from 40e6, "40e6", "40M", "2.5 MS/s"... (k, M, G = 10^3, 10^6, 10^9)."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise CaptureError(f"not a rate: {value!r}")
-    if isinstance(value, (int, float)):
-        return float(value)
-    text = str(value).strip().lower().replace("ms/s", "m").replace("ks/s", "k").replace("gs/s", "g")
-    m = _RATE.match(text)
-    if not m:
-        raise CaptureError(f"not a rate: {value!r} (use 40e6, 40M or 40 MS/s)")
-    return float(m.group(1)) * {"": 1, "k": 1e3, "m": 1e6, "g": 1e9}[m.group(2)]
+def parse_rate(value, option: str | None = None) -> float | None:
+    """Per second: 40e6, "40M", "40MHz", "40 MS/s"; None stays None."""
+    return None if value is None else _unit(units.parse_rate, value, option)
 
 
 def _list(value, allowed, what: str) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from sgdma.hw import pg021 as P
+from sgdma.hw import units
 from sgdma.board.programs import s0_trials
 from sgdma.board.virtual import VirtualBoard
 from sgdma.driver.axidma import AxiDma
@@ -76,35 +77,14 @@ def stats(values: Iterable[float]) -> dict:
     return {"median": float(np.median(a)), "min": float(a.min()), "max": float(a.max())}
 
 
-_SIZE = re.compile(r"^(\d+)\s*(k|kib|m|mib)?$", re.I)
+def parse_size(text) -> int:
+    """Bytes in the one unit grammar (sgdma.hw.units)."""
+    return units.parse_size(text)
 
 
-def parse_size(text: str) -> int:
-    t = text.strip()
-    if "^" in t:
-        base, exp = t.split("^")
-        return int(base) ** int(exp)
-    m = _SIZE.match(t)
-    if not m:
-        raise ValueError(f"not a size: {text!r} (use 4096, 4K, 1MiB or 2^12)")
-    mult = {None: 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20}[m.group(2) and m.group(2).lower()]
-    return int(m.group(1)) * mult
-
-
-def parse_list(text: str) -> list[int]:
-    """'32,64,128', '2^5..2^13' or '32..8192' (powers of two between the ends)."""
-    out: list[int] = []
-    for item in text.split(","):
-        if ".." in item:
-            lo, hi = (parse_size(x) for x in item.split(".."))
-            if lo <= 0 or lo & (lo - 1) or hi & (hi - 1) or hi < lo:
-                raise ValueError(f"range {item!r}: the ends must be powers of two, low to high")
-            out += [1 << k for k in range(lo.bit_length() - 1, hi.bit_length())]
-        elif item.strip():
-            out.append(parse_size(item))
-    if not out:
-        raise ValueError(f"empty list: {text!r}")
-    return out
+def parse_list(text) -> list[int]:
+    """'32,64,128', '2^5..2^13' or '32..8192' (powers of two between the ends): sgdma.hw.units.parse_sizes."""
+    return units.parse_sizes(text)
 
 
 def s0_points() -> list[Point]:
