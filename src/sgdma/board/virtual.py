@@ -544,6 +544,12 @@ class Dac:
     def configure(self, word_ns: float, lead_ns: float, fifo_words: int) -> None:
         """Play one stream word every word_ns, starting lead_ns after the first, behind a FIFO of
         fifo_words; word_ns = 0 switches the DAC off."""
+        for name, ns in (("word_ns", word_ns), ("lead_ns", lead_ns)):
+            if not (np.isfinite(ns) and 0 <= ns * 1e3 < 2**63):
+                raise ValueError(f"DAC {name}={ns!r}: must be a finite time from 0 to {2**63 / 1e3:.3g} ns "
+                                 "(the board clock counts picoseconds in 64 bits)")
+        if not 1 <= int(fifo_words) < 2**31:
+            raise ValueError(f"DAC fifo_words={fifo_words!r}: must be 1 .. 2^31-1")
         self._b.dac_configure(int(round(word_ns * 1e3)), int(round(lead_ns * 1e3)), int(fifo_words))
 
     def report(self) -> dict:

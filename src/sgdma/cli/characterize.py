@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from sgdma.cli.common import _write_json, _list_option, _write_csv
+from sgdma.cli.common import SEED_MAX, OutPath, _write_json, _list_option, _write_csv
 
 
 @click.group(invoke_without_command=True)
@@ -19,15 +19,15 @@ from sgdma.cli.common import _write_json, _list_option, _write_csv
 @click.option("--port", default=None, help="PS port on PS-DDR boards (zynq7000: hp, acp, gp; zcu102: hp, hpc, acp)")
 @click.option("--trials", type=click.IntRange(1, 1_000_000), default=None,
               help="seeded trials per point [default: 10; 100 with --preset s0]")
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
 @click.option("--timing-only/--functional", default=None,
               help="timing only: no payload bytes move [default: functional; timing only with --preset s0]")
 @click.option("--preset", type=click.Choice(["s0"]), default=None,
               help="s0: S0's Table II sweep (bytes/BD x BDs, plus ring cycles) on its board")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="worker processes [default: 2 cores]")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write records as JSON")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write records as CSV")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write figures (PNG) here")
+@click.option("--json", "json_path", type=OutPath(), help="write records as JSON")
+@click.option("--csv", "csv_path", type=OutPath(), help="write records as CSV")
+@click.option("--plot", "plot_dir", type=OutPath(directory=True), help="write figures (PNG) here")
 @click.pass_context
 def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed,
                  timing_only, preset, jobs, json_path, csv_path, plot_dir):
@@ -75,9 +75,9 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
 @click.option("--cpu", "cpus", type=click.Choice(["apu", "rpu", "both"]), default="both", show_default=True)
 @_list_option("--bds", "1,16,256,4096", "BDs per ring")
 @click.option("--samples", default=100_000, show_default=True, type=click.IntRange(1, 10_000_000))
-@click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write records as JSON")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write S0 Figs. 8-10 style plots here")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
+@click.option("--json", "json_path", type=OutPath(), help="write records as JSON")
+@click.option("--plot", "plot_dir", type=OutPath(directory=True), help="write S0 Figs. 8-10 style plots here")
 def bd_create(board, cpus, bds, samples, seed, json_path, plot_dir):
     """Time to create BD rings on the APU (A53, Linux) and the RPU (R5, bare metal), as S0 measured it."""
     from sgdma.experiments import bdcreate

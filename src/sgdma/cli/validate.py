@@ -1,19 +1,17 @@
 """``sgdma validate``: the model against every public figure."""
 from __future__ import annotations
 
-import sys
-
 import click
 
-from sgdma.cli.common import _write_json
+from sgdma.cli.common import SEED_MAX, OutPath, _write_json, exit_verdict
 
 
 @click.command()
 @click.option("--trials", default=100, show_default=True, type=click.IntRange(1, 10_000),
               help="trials per point of the S0 sweep (the spread checks need enough trials to see refresh)")
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="worker processes [default: 2 cores]")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the checks as JSON")
+@click.option("--json", "json_path", type=OutPath(), help="write the checks as JSON")
 def validate(trials: int, seed: int, jobs: int | None, json_path: str | None) -> None:
     """Each public figure (calibration.md) beside the model's value; non-zero exit if one is out of band."""
     from sgdma.experiments import characterize as ch
@@ -29,4 +27,4 @@ def validate(trials: int, seed: int, jobs: int | None, json_path: str | None) ->
     failed = [c for c in checks if not c.ok]
     click.echo(f"{len(checks) - len(failed)} of {len(checks)} figures within their bands")
     _write_json(json_path, [c.as_dict() for c in checks])
-    sys.exit(1 if failed else 0)
+    exit_verdict(not failed)
