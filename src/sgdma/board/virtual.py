@@ -304,6 +304,9 @@ class VirtualBoard:
 
     def __init__(self, preset: str | Path = "zcu111", seed: int = 0, options: dict | None = None,
                  port: str | None = None, **overrides):
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
+            raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2^64-1 (the generator's seed)")
+        presets.load(preset)                   # the schema check: a malformed preset is refused by name
         keys = self._port_options(preset, port)
         keys.update(options or {})
         if "timing_only" in overrides:          # timing only = the MM2S sink keeps no bytes
@@ -381,7 +384,12 @@ class VirtualBoard:
         ``physical_address`` places the buffer at a fixed address.
         """
         dtype = np.dtype(dtype)
-        count = int(np.prod(shape, dtype=np.int64))
+        dims = (shape,) if np.isscalar(shape) else tuple(shape)
+        if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0 for d in dims):
+            raise ValueError(f"allocate(shape={shape!r}): every dimension must be a whole number >= 0")
+        count = 1
+        for d in dims:
+            count *= int(d)                    # Python ints: no silent int64 wrap before the size check
         nbytes = count * dtype.itemsize
         if align <= 0 or align & (align - 1):
             raise ValueError(f"align={align}: must be a power of two")
@@ -501,6 +509,8 @@ class VirtualBoard:
 
     def reseed(self, seed: int) -> None:
         """A new trial: the generator and DRAM refresh phase are redrawn; time and memory stay."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
+            raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2^64-1 (the generator's seed)")
         self._b.reseed(int(seed))
 
     @property

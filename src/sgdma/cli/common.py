@@ -137,6 +137,40 @@ def writable_problem(path: str, directory: bool) -> str | None:
     return None
 
 
+class Progress:
+    """A progress bar with an estimate of the time left, on stderr, shown only for work that turns out long
+    (after SHOW_AFTER_S of wall time) so short runs print nothing extra.  ``update(done, total)``."""
+
+    SHOW_AFTER_S = 2.0
+
+    def __init__(self, label: str):
+        self.label, self._bar, self._t0, self._done = label, None, None, 0
+
+    def __enter__(self):
+        import time
+
+        self._t0 = time.monotonic()
+        return self
+
+    def update(self, done: float, total: float) -> None:
+        import time
+
+        if self._bar is None:
+            if time.monotonic() - self._t0 < self.SHOW_AFTER_S or total <= 0:
+                return
+            self._bar = click.progressbar(length=1000, label=self.label, show_eta=True, file=sys.stderr)
+            self._bar.__enter__()
+        step = int(1000 * min(done / total, 1.0)) - self._done
+        if step > 0:
+            self._bar.update(step)
+            self._done += step
+
+    def __exit__(self, *exc):
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+        return False
+
+
 def seed_option(f):
     return click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX),
                         help="seed of the board's generator (same seed, same numbers)")(f)

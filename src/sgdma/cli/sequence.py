@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import SEED_MAX, OutPath, Time, _write_json
+from sgdma.cli.common import SEED_MAX, OutPath, Progress, Time, _write_json
 
 
 def _playback_options(f):
@@ -31,10 +31,11 @@ def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, o
     cfg = PlaybackConfig(mailbox=mailbox, fifo_depth=fifo_depth, gate_time_ns=gate_time,
                          passes=passes, seed=seed)
     out_dir = out_dir or "sgdma-out"
-    try:
-        data = run_circuit(circuit, board, cfg, out_dir, seed, title)
-    except (SequenceError, ValueError) as e:
-        raise click.UsageError(str(e))
+    with Progress("playing") as bar:
+        try:
+            data = run_circuit(circuit, board, cfg, out_dir, seed, title, progress=bar.update)
+        except (SequenceError, ValueError) as e:
+            raise click.UsageError(str(e))
     click.echo(title)
     click.echo(f"  board                {data['board']}; {data['gates']} gates in {data['bds']} BDs "
                f"(one AXI-Stream packet per gate)")

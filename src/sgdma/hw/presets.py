@@ -25,10 +25,38 @@ def path(preset: str | Path) -> Path:
     return candidate
 
 
+#: The sections every preset has: those of the reference preset pg021.toml (the schema is that file).
+REQUIRED_SECTIONS = ("dma", "ic", "cpu", "gpio", "stream", "layout", "ddr", "dram")
+
+
 def load(preset: str | Path) -> dict:
-    """The preset as a TOML document (values with their sources)."""
-    with open(path(preset), "rb") as f:
-        return tomllib.load(f)
+    """The preset as a TOML document (values with their sources), checked against the schema: every
+    section of REQUIRED_SECTIONS present and every entry a table with a ``value``.  ValueError names the
+    file, the section or key, and the fix."""
+    p = path(preset)
+    try:
+        with open(p, "rb") as f:
+            doc = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ValueError(f"board preset {str(p)!r}: cannot read it: {e}") from None
+    missing = [s for s in REQUIRED_SECTIONS if not isinstance(doc.get(s), dict)]
+    if missing:
+        raise ValueError(f"board preset {str(p)!r}: missing section(s) {', '.join('[' + s + ']' for s in missing)}; "
+                         f"copy them from {directory() / 'pg021.toml'}")
+    for key, item in _leaves(doc):
+        if not isinstance(item, dict) or "value" not in item:
+            raise ValueError(f"board preset {str(p)!r}: {key} = {item!r} is not a table with a value; "
+                             "write it as {{ value = ..., unit = ..., source = ... }}")
+    return doc
+
+
+def _leaves(doc: dict, prefix: str = ""):
+    for key, item in doc.items():
+        full = f"{prefix}{key}"
+        if isinstance(item, dict) and "value" not in item:
+            yield from _leaves(item, full + ".")
+        elif prefix:                            # top-level scalars (name, description) are free text
+            yield full, item
 
 
 def entries(doc: dict, prefix: str = "") -> list[tuple[str, object, str, str]]:

@@ -26,16 +26,16 @@ def demo_circuit() -> Circuit:
 
 
 def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = None, out_dir: str | Path = "sgdma-out",
-                seed: int = 0, title: str | None = None) -> dict:
+                seed: int = 0, title: str | None = None, progress=None) -> dict:
     """Compile and play a circuit (a Circuit or a .toml/.json file); write the report; return the summary."""
     t0 = time.perf_counter()
     cfg = cfg or PlaybackConfig(seed=seed)
-    vb = VirtualBoard(board, seed=seed)
+    vb = VirtualBoard(board, seed=seed, timing_only=True)    # the report needs times, not payload bytes
     dma = AxiDma(vb)
     dma.reset()
     seq = Sequencer(vb, dma, library=_library_of(circuit))
     handle = seq.compile(circuit, cyclic=cfg.passes > 1)     # several passes: a closed ring in cyclic mode
-    result = play(vb, dma, handle, cfg)
+    result = play(vb, dma, handle, cfg, progress)
     stats = seq.stats()
     extra = {
         "segments_unique": stats["segments_unique"],

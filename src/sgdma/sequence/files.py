@@ -11,8 +11,13 @@ def read_document(path, error, what: str) -> dict:
     path = Path(path)
     try:
         if path.suffix == ".json":
-            return json.loads(path.read_text())
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except (OSError, ValueError) as e:
+            doc = json.loads(path.read_text())
+        else:
+            with open(path, "rb") as f:
+                doc = tomllib.load(f)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
         raise error(f"cannot read {what} {path}: {e}") from None
+    if not isinstance(doc, dict):
+        raise error(f"{what} {path}: the top level is a {type(doc).__name__}; it must be a table/object "
+                    f"(e.g. {{\"circuit\": {{...}}, \"gates\": [...]}})")
+    return doc

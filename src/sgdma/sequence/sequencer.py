@@ -103,7 +103,7 @@ class Sequencer:
         if sids is None:
             recipes = self.library.gate(gate).resolve(values)
             call = f"{gate}({', '.join(f'{k}={v:.6g}' for k, v in values.items())})"
-            sids = recipes_to_sids(recipes, lambda r: self._materialize(r, call))
+            sids = recipes_to_sids(recipes, lambda r: self._materialize(r, call), self.memory.max_bds, call)
             self._variants[key] = sids
         return sids
 
@@ -116,7 +116,7 @@ class Sequencer:
     def _lay_out(self, circuit):
         circuit = circuit if isinstance(circuit, Circuit) else (
             Circuit.from_dict(circuit) if isinstance(circuit, dict) else Circuit.from_file(Path(circuit)))
-        program = resolve(circuit.columns(), circuit.repeat, self.library, self._variant_sids)
+        program = resolve(circuit.columns(), circuit.repeat, self.library, self._variant_sids, self.memory.max_bds)
         layout = lay_out(program, self.segments.table())
         if layout.n_bds > self.memory.max_bds:
             u = self.memory.rings.usage()
