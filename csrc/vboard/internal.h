@@ -135,7 +135,8 @@ struct vb_gpio {
 struct vb_csm {
 	unsigned state;
 	uint64_t t_reset, t_start, t_first;
-	uint64_t bytes;
+	uint64_t bytes;          /* bytes of the open packet (no TLAST yet) */
+	uint64_t closed_beats;   /* beats of the packets already closed by TLAST */
 	uint32_t setup, latency, throughput, beats;
 	uint32_t expected_beats;
 };

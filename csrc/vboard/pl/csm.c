@@ -32,7 +32,7 @@ void vb_csm_control(vb_board *b, uint32_t old, uint32_t now)
 	if (now & CSM_CTL_RESET) {
 		m->state = CSM_IDLE;
 		m->setup = m->latency = m->throughput = m->beats = 0;
-		m->bytes = 0;
+		m->bytes = m->closed_beats = 0;
 		return;
 	}
 	if (fell & CSM_CTL_RESET) {
@@ -60,8 +60,14 @@ void vb_csm_stream(vb_board *b, uint64_t len, bool last, uint64_t t_first, uint6
 		m->t_first = t_first;
 		m->latency = clocks_between(b, m->t_start, t_first);
 	}
+	/* Beats are counted per packet: PG021 ends a packet whose length is not a whole number of stream
+	 * words with a partial last beat (TKEEP), so every packet takes ceil(bytes / width) beats. */
 	m->bytes += len;
-	m->beats = (uint32_t)((m->bytes + b->data_bytes - 1) / b->data_bytes);
+	m->beats = (uint32_t)(m->closed_beats + (m->bytes + b->data_bytes - 1) / b->data_bytes);
+	if (last) {
+		m->closed_beats = m->beats;
+		m->bytes = 0;
+	}
 	if ((want && m->beats >= want) || (!want && last)) {
 		/* inclusive: n back-to-back beats count n clocks */
 		m->throughput = clocks_between(b, m->t_first, t_last) + 1;

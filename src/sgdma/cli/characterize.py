@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from sgdma.cli.common import SEED_MAX, OutPath, _write_json, _list_option, _write_csv
+from sgdma.cli.common import SEED_MAX, Failure, OutPath, _write_json, _list_option, _write_csv
 
 
 @click.group(invoke_without_command=True)
@@ -42,20 +42,30 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
             trials = trials or 100
             timing_only = True if timing_only is None else timing_only
         else:
-            points = [ch.Point(b, n, c) for b in ch.parse_list(bytes_per_bd) for n in ch.parse_list(bds)
-                      for c in ch.parse_list(cycles)]
+            if len(bytes_per_bd) * len(bds) * len(cycles) > ch.MAX_POINTS:
+                raise click.UsageError(f"--bytes-per-bd x --bds x --cycles make "
+                                       f"{len(bytes_per_bd) * len(bds) * len(cycles)} points; at most {ch.MAX_POINTS}")
+            points = [ch.Point(b, n, c) for b in bytes_per_bd for n in bds for c in cycles]
             trials = trials or 10
             timing_only = False if timing_only is None else timing_only
         setup = ch.Setup(board=board, mode=mode, direction=direction, placement=placement, trials=trials,
                          seed=seed, timing_only=timing_only, port=port)
         records = []
         with click.progressbar(length=len(points), label=f"{len(points)} points x {trials} trials",
-                               show_pos=True, file=sys.stderr) as bar:
+                               show_pos=True, show_eta=True, file=sys.stderr) as bar:
             for rec in ch.sweep(setup, points, jobs or ch.default_jobs()):
                 records.append(rec.as_dict())
                 bar.update(1)
     except (ch.SweepError, ValueError) as e:
         raise click.UsageError(str(e))
+    except KeyboardInterrupt:                       # keep what was measured: the points done so far
+        if records:
+            _write_json(json_path, records)
+            if csv_path:
+                _write_csv(csv_path, records)
+        raise Failure(f"interrupted (Ctrl-C) after {len(records)} of {len(points)} points"
+                      + ("; they were written to the --json/--csv files" if records and (json_path or csv_path)
+                         else "")) from None
     if preset == "s0":
         _print_s0_summary(records)
     else:
@@ -87,7 +97,7 @@ def bd_create(board, cpus, bds, samples, seed, json_path, plot_dir):
     records = []
     try:
         for cpu in wanted:
-            records += bdcreate.run(board, cpu, ch.parse_list(bds), samples, seed)
+            records += bdcreate.run(board, cpu, bds, samples, seed)
     except ValueError as e:
         raise click.UsageError(str(e))
     click.echo(f"{'cpu':<4} {'BDs':>6}  {'per BD ns: min':>15} {'median':>8} {'p99':>8} {'max':>9}")

@@ -271,8 +271,18 @@ def _worker(args) -> Record:
     return run_point(_worker_bench, p)
 
 
+#: Work bound of one sweep, checked before any point runs: BD executions (trials x BDs x cycles, summed over
+#: the points).  S0's full Table II sweep is ~1.4e8; assumed: the limit is ~30x that (hours on a 2-core VM).
+MAX_SWEEP_BD_RUNS = 1 << 32
+MAX_POINTS = 1 << 16         # points of one sweep (S0's Table II has 169)
+
+
 def sweep(setup: Setup, points: list[Point], jobs: int = 1) -> Iterator[Record]:
     """Records in the order of `points`; every point is checked before any runs."""
+    work = setup.trials * sum(p.bds * p.cycles for p in points)
+    if work > MAX_SWEEP_BD_RUNS:
+        raise SweepError(f"the sweep runs {work:.3g} BDs ({setup.trials} trials x BDs x cycles over {len(points)} "
+                         f"points), over the limit of {MAX_SWEEP_BD_RUNS:.3g}; fewer --trials, --bds or --cycles")
     bench = Bench(setup)
     for p in points:
         bench.check(p)
