@@ -39,6 +39,18 @@ OVERRIDE_KEYS = {
 MMIO_SPAN = _core.constants["VB_DMA_SPAN"]      # a register window of the board
 
 
+class BufferInUseError(RuntimeError):
+    """freebuffer() of memory a submitted ring still hands to the DMA."""
+
+
+class FreedBufferError(ValueError):
+    """A freed buffer (or an address inside one) was given to the DMA or asked for its address."""
+
+
+class ForeignBufferError(ValueError):
+    """A buffer allocated on another board was given to this board's DMA."""
+
+
 class MMIO:
     """Register window shaped like ``pynq.MMIO``: offsets relative to ``base_addr``."""
 
@@ -103,11 +115,17 @@ class PhysicalArray(np.ndarray):
         return self._vb_board
 
     def freebuffer(self) -> None:
-        """Return the allocation early (it is also returned when the last view dies).
-        Only the array that allocate() returned (or a view starting where it starts) frees it."""
+        """Free the allocation: refused (BufferInUseError) while a submitted ring may still hand it to the DMA.
+        The buffer is then dead: its address, and any DMA use of it, is refused (FreedBufferError).  Its memory
+        goes back to the allocator when the last view of it dies, so a freed array can never read or write a
+        later allocation.  Only the array that allocate() returned (or a view starting where it starts)
+        frees it; freeing twice is harmless."""
         board = self._vb_board
         if board is not None:
-            board._free_at(self.physical_address)
+            ptr = self.__array_interface__["data"][0]
+            addr = board._address_of_ptr(ptr)
+            if addr is not None and addr not in board._freed:
+                board._free_at(addr)
 
     close = freebuffer
 
@@ -333,6 +351,8 @@ class VirtualBoard:
             self._alloc[name] = _Allocator(name, base, size)
         self.default_region = next(iter(self._alloc))
         self._owner: dict[int, str] = {}
+        self._freed: dict[int, int] = {}          # freed, not yet returned (a view is alive): address -> bytes
+        self._rings = weakref.WeakSet()           # driver rings on this board (for buffer-lifetime checks)
 
     @staticmethod
     def _port_options(preset, port: str | None) -> dict:
@@ -417,24 +437,72 @@ class VirtualBoard:
 
     def _free_at(self, addr: int) -> None:
         entry = self._owner.get(addr)
-        if entry is not None:
-            entry[1]()                       # the allocation's own finalizer
+        if entry is None:
+            return
+        region = entry[0]
+        nbytes = self._alloc[region].used[addr]
+        user = self.dma_user_of(addr, nbytes)
+        if user:
+            raise BufferInUseError(f"freebuffer of 0x{addr:x}+{nbytes}: {user}; wait for the ring and reclaim() "
+                                   "its BDs (or reset the DMA) first")
+        self._freed[addr] = nbytes           # dead now; the memory returns when the last view dies
 
     def _release(self, addr: int, region: str) -> None:
-        entry = self._owner.get(addr)
-        # a stale finalizer (its allocation freed early and the address reused) finds
-        # another allocation's entry, which is still alive: leave it alone
-        if entry is not None and not entry[1].alive:
-            del self._owner[addr]
-            self._alloc[region].release(addr)
+        # the allocation's memory object died (every view of it is gone): only now can the address be reused
+        self._owner.pop(addr, None)
+        self._freed.pop(addr, None)
+        self._alloc[region].release(addr)
 
-    def physical_address_of(self, arr: np.ndarray) -> int:
-        """Device address of any numpy view into board memory."""
-        ptr = arr.__array_interface__["data"][0]
+    def dma_user_of(self, addr: int, nbytes: int) -> str | None:
+        """Which ring still hands [addr, addr+nbytes) to the DMA (None: none).  A BD counts while it is filled
+        and not completed (Cmplt clear), and every BD of a ring playing in cyclic mode counts until a reset;
+        a ring's own descriptor memory counts while it has such BDs.  Reads board memory, not registers:
+        costs no virtual time."""
+        for ring in list(self._rings):
+            why = ring._dma_uses(addr, addr + nbytes)
+            if why:
+                return why
+        return None
+
+    def check_dma_range(self, addresses, lengths, what: str = "BD") -> None:
+        """Refuse DMA addresses inside a freed buffer (FreedBufferError), naming the first offender."""
+        if not self._freed:
+            return
+        a = np.asarray(addresses, dtype=np.uint64).reshape(-1)
+        n = np.asarray(lengths, dtype=np.uint64).reshape(-1)
+        for base, size in self._freed.items():
+            hit = (a < np.uint64(base + size)) & (a + np.maximum(n, 1) > np.uint64(base))
+            if hit.any():
+                i = int(np.flatnonzero(hit)[0])
+                raise FreedBufferError(f"{what} {i}: 0x{int(a[i]):x}+{int(n[i])} lies in the freed buffer "
+                                       f"0x{base:x}+{size}: a freed buffer never reaches the DMA; allocate a new one")
+
+    def _address_of_ptr(self, ptr: int) -> int | None:
         for base, size, host in self._regions.values():
             if host <= ptr < host + size:
                 return base + (ptr - host)
-        raise ValueError("array is not in board memory")
+        return None
+
+    def physical_address_of(self, arr: np.ndarray) -> int:
+        """Device address of any numpy view into board memory (refused for a freed buffer)."""
+        addr = self._address_of_ptr(arr.__array_interface__["data"][0])
+        if addr is None:
+            raise ValueError("array is not in board memory")
+        for base, size in self._freed.items():
+            if base <= addr < base + max(size, 1):
+                raise FreedBufferError(f"buffer 0x{base:x}+{size} was freed (freebuffer): it has no address any "
+                                       "more and can never reach the DMA; allocate a new one")
+        return addr
+
+    def own(self, arr, what: str = "buffer") -> int:
+        """The device address of ``arr`` if it is a live buffer of THIS board; refused otherwise."""
+        other = getattr(arr, "_vb_board", None)
+        if other is None:
+            raise ValueError(f"{what}: not in board memory (allocate it with board.allocate)")
+        if other is not self:
+            raise ForeignBufferError(f"{what}: allocated on another board ({other!r}); this board's DMA cannot "
+                                     "reach it: allocate it on this board")
+        return self.physical_address_of(arr)
 
     def region_of(self, addr: int, length: int = 1) -> str:
         for name, base, size in self.regions:
