@@ -13,6 +13,7 @@ import numpy as np
 from sgdma import _core
 from sgdma.hw import presets
 from sgdma.hw import pg021 as P
+from sgdma.board.threads import ConcurrentUseError, Owner, single_threaded  # noqa: F401 (re-exported)
 
 #: Keyword overrides accepted by VirtualBoard and the preset key each sets.
 OVERRIDE_KEYS = {
@@ -51,6 +52,20 @@ class ForeignBufferError(ValueError):
     """A buffer allocated on another board was given to this board's DMA."""
 
 
+class BusError(RuntimeError):
+    """A CPU access the interconnect answered with DECERR: no device and no memory at the address."""
+
+    def __init__(self, address: int, write: bool):
+        self.address, self.write = address, write
+        super().__init__(f"bus error: CPU {'write to' if write else 'read of'} 0x{address:x} decodes to no device "
+                         "and no memory (the interconnect answers DECERR); see `sgdma info` for the address map")
+
+
+def _board_owner(obj) -> Owner:
+    return obj._board._thread_owner
+
+
+@single_threaded(_board_owner)
 class MMIO:
     """Register window shaped like ``pynq.MMIO``: offsets relative to ``base_addr``."""
 
@@ -72,12 +87,12 @@ class MMIO:
     def read(self, offset: int = 0, length: int = 4) -> int:
         if length != 4:
             raise ValueError("the virtual board's register windows are accessed 32 bits at a time (length=4)")
-        return self._board._b.read32(self._check(offset))
+        return self._board.read32(self._check(offset))
 
     def write(self, offset: int, value: int) -> None:
         if not 0 <= int(value) <= 0xFFFFFFFF:
             raise ValueError(f"value {value!r} does not fit a 32-bit register")
-        self._board._b.write32(self._check(offset), int(value))
+        self._board.write32(self._check(offset), int(value))
 
 
 class PhysicalArray(np.ndarray):
@@ -181,6 +196,7 @@ class _Allocator:
         return sum(l for _, l in self.free)
 
 
+@single_threaded(_board_owner)
 class Sink:
     """The MM2S stream endpoint: records every packet by TLAST."""
 
@@ -204,6 +220,7 @@ class Sink:
         self._board._b.sink_clear()
 
 
+@single_threaded(_board_owner)
 class Source:
     """The S2MM stream endpoint: software-fed packets (TLAST on the last byte)."""
 
@@ -310,6 +327,7 @@ class AxiDmaBlock:
         return (1 << self.length_width) - 1
 
 
+@single_threaded(lambda b: b._thread_owner)
 class VirtualBoard:
     """An FPGA SoC with an AXI DMA, DDR and stream endpoints, in virtual time.
 
@@ -325,6 +343,7 @@ class VirtualBoard:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
             raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2^64-1 (the generator's seed)")
         presets.load(preset)                   # the schema check: a malformed preset is refused by name
+        self._thread_owner = Owner()           # one thread drives a board (board/threads.py)
         keys = self._port_options(preset, port)
         keys.update(options or {})
         if "timing_only" in overrides:          # timing only = the MM2S sink keeps no bytes
@@ -389,11 +408,23 @@ class VirtualBoard:
     def mmio(self, base: int, length: int = MMIO_SPAN) -> MMIO:
         return MMIO(self, base, length)
 
+    def adopt(self) -> None:
+        """Hand the board to the calling thread (the old owner must have stopped using it)."""
+        self._thread_owner.adopt()
+
+    def _bus(self, addr: int, write: bool, access):
+        """One CPU access; a DECERR (the C bus counts it) raises BusError naming the address."""
+        before = self._b.bus_decerrs()[0]
+        out = access()
+        if self._b.bus_decerrs()[0] != before:
+            raise BusError(int(addr), write)
+        return out
+
     def read32(self, addr: int) -> int:
-        return self._b.read32(addr)
+        return self._bus(addr, False, lambda: self._b.read32(addr))
 
     def write32(self, addr: int, value: int) -> None:
-        self._b.write32(addr, value)
+        self._bus(addr, True, lambda: self._b.write32(addr, value))
 
     # -- memory -----------------------------------------------------------------
     def allocate(self, shape, dtype=np.uint8, region: str | None = None, align: int = 64,
@@ -589,10 +620,11 @@ class VirtualBoard:
 
     # -- CPU accesses with the CPU model's own cost (DDR through the DRAM model) -----------
     def cpu_read32(self, addr: int, cost_ns: float) -> int:
-        return self._b.cpu_read32(int(addr), int(round(cost_ns * 1e3)))
+        return self._bus(addr, False, lambda: self._b.cpu_read32(int(addr), int(round(cost_ns * 1e3))))
 
     def cpu_write32(self, addr: int, value: int, cost_ns: float) -> None:
-        self._b.cpu_write32(int(addr), int(value) & 0xFFFFFFFF, int(round(cost_ns * 1e3)))
+        self._bus(addr, True, lambda: self._b.cpu_write32(int(addr), int(value) & 0xFFFFFFFF,
+                                                           int(round(cost_ns * 1e3))))
 
     # -- PL devices ----------------------------------------------------------------------
     @property
@@ -613,11 +645,12 @@ class VirtualBoard:
         return f"VirtualBoard(preset={self.preset!r}, seed={self.seed}, now_ns={self.now_ns:.1f})"
 
 
+@single_threaded(_board_owner)
 class Dac:
     """The PL DAC consumer (csrc/vboard/pl/dac.c)."""
 
     def __init__(self, board: VirtualBoard):
-        self._b = board._b
+        self._b, self._board = board._b, board
 
     def configure(self, word_ns: float, lead_ns: float, fifo_words: int) -> None:
         """Play one stream word every word_ns, starting lead_ns after the first, behind a FIFO of
@@ -634,11 +667,12 @@ class Dac:
         return self._b.dac_report()
 
 
+@single_threaded(_board_owner)
 class Adc:
     """The ADC producer on the S2MM stream input (csrc/vboard/pl/adc.c)."""
 
     def __init__(self, board: VirtualBoard):
-        self._b = board._b
+        self._b, self._board = board._b, board
 
     def start(self, rate_sps: float, sample_bytes: int, fifo_bytes: int, packet_bytes: int) -> None:
         self._b.adc_start(float(rate_sps), int(sample_bytes), int(fifo_bytes), int(packet_bytes))

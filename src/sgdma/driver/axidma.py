@@ -25,6 +25,7 @@ import numpy as np
 
 from sgdma import _core
 from sgdma.hw import pg021 as P
+from sgdma.board.threads import single_threaded
 from sgdma.board.virtual import PhysicalArray, VirtualBoard
 from sgdma.driver.errors import ArgumentError, DmaError  # noqa: F401  (registers the exception classes)
 
@@ -83,6 +84,7 @@ class Completions:
         return out
 
 
+@single_threaded(lambda r: r.channel.board._thread_owner)
 class Ring:
     """A BD ring in board memory, owned by one channel."""
 
@@ -259,6 +261,7 @@ class Ring:
         self._r.rearm(n)
 
 
+@single_threaded(lambda c: c.board._thread_owner)
 class Channel:
     """One direction of an AXI DMA: control, simple transfers and rings."""
 
@@ -383,6 +386,7 @@ class Channel:
         return Ring(self, n_bds, region=region, closed=closed, physical_address=physical_address)
 
 
+@single_threaded(lambda d: d.board._thread_owner)
 class AxiDma:
     """An AXI DMA instance: ``.mm2s`` and ``.s2mm`` channels (names as in pynq.lib.dma)."""
 
