@@ -323,8 +323,8 @@ static PyObject *Board_sink_info(BoardObject *self, PyObject *unused)
 	for (size_t i = 0; i < n; i++) {
 		const struct vb_packet *p = vb_sink_packet(self->b, i);
 		PyList_SET_ITEM(list, (Py_ssize_t)i,
-				Py_BuildValue("(KKK)", (unsigned long long)p->length, (unsigned long long)p->t_first_ps,
-					      (unsigned long long)p->t_last_ps));
+				Py_BuildValue("(KKKN)", (unsigned long long)p->length, (unsigned long long)p->t_first_ps,
+					      (unsigned long long)p->t_last_ps, PyBool_FromLong(p->cut)));
 	}
 	return list;
 }

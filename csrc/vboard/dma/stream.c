@@ -10,6 +10,23 @@
 
 /* ---- MM2S sink ---------------------------------------------------------- */
 
+static void sink_close(vb_board *b, uint64_t t_last, bool cut)
+{
+	struct vb_sink *s = &b->sink;
+
+	s->pkts = vb_grow(s->pkts, &s->cap_pkts, s->n + 1, sizeof(*s->pkts));
+	s->pkts[s->n++] = (struct vb_packet){
+		.offset = b->cfg.sink_record ? s->open_start : 0,
+		.length = s->used - s->open_start,
+		.t_first_ps = s->open_first_ps,
+		.t_last_ps = t_last,
+		.cut = cut,
+	};
+	s->open = false;
+	if (!b->cfg.sink_record)
+		s->used = 0;
+}
+
 void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
 {
 	struct vb_sink *s = &b->sink;
@@ -25,18 +42,10 @@ void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uin
 		memcpy(s->data + s->used, data, len);
 	}
 	s->used += len;
+	s->last_beat_ps = t_last;
 	if (!last)
 		return;
-	s->pkts = vb_grow(s->pkts, &s->cap_pkts, s->n + 1, sizeof(*s->pkts));
-	s->pkts[s->n++] = (struct vb_packet){
-		.offset = b->cfg.sink_record ? s->open_start : 0,
-		.length = s->used - s->open_start,
-		.t_first_ps = s->open_first_ps,
-		.t_last_ps = t_last,
-	};
-	s->open = false;
-	if (!b->cfg.sink_record)
-		s->used = 0;
+	sink_close(b, t_last, false);
 }
 
 size_t vb_sink_count(vb_board *b) { vb_sync(b); return b->sink.n; }
@@ -165,6 +174,27 @@ uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, boo
 			break;
 	}
 	return got;
+}
+
+/*
+ * PG021 drives mm2s_prmry_reset_out_n and s2mm_prmry_reset_out_n low during a soft reset; the model wires
+ * both to the stream endpoints, as a design that follows the product guide does.  So a reset:
+ *  - closes the sink's open packet (no TLAST yet) as a cut packet, reported as such, so the next packet
+ *    never merges into it;
+ *  - empties the S2MM source queue (the loopback wire and software-fed bytes not yet taken), so no stale
+ *    bytes of an interrupted transfer reach the next one.
+ * The ADC producer (adc.c) is a separate PL block with its own start/stop and is not on this reset.
+ */
+void vb_stream_reset(vb_board *b)
+{
+	struct vb_source *q = &b->src;
+
+	if (b->sink.open)
+		sink_close(b, b->sink.last_beat_ps, true);
+	for (size_t i = 0; i < q->count; i++)
+		free(q->q[(q->head + i) % q->cap].data);
+	q->head = q->count = 0;
+	q->pending = 0;
 }
 
 void vb_stream_fini(vb_board *b)

@@ -207,9 +207,15 @@ class Sink:
         return self._board._b.sink_packets()
 
     def timing(self) -> list[dict]:
-        """Per packet: length, first-beat and TLAST-beat time in ns."""
-        return [{"length": n, "first_ns": a / 1000.0, "last_ns": b / 1000.0}
-                for n, a, b in self._board._b.sink_info()]
+        """Per packet: length, first-beat and TLAST-beat time in ns, and ``cut``: True for a packet a DMA
+        reset ended before its TLAST (incomplete; csrc/vboard/dma/stream.c vb_stream_reset)."""
+        return [{"length": n, "first_ns": a / 1000.0, "last_ns": b / 1000.0, "cut": bool(cut)}
+                for n, a, b, cut in self._board._b.sink_info()]
+
+    @property
+    def cut_packets(self) -> list[int]:
+        """Indices (into packets()) of the packets cut by a DMA reset."""
+        return [i for i, (_, _, _, cut) in enumerate(self._board._b.sink_info()) if cut]
 
     @property
     def open_bytes(self) -> int:

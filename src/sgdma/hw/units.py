@@ -63,7 +63,7 @@ def parse_size(value, option: str | None = None, minimum: int = 1, maximum: int 
         text = str(value).strip().replace(" ", "")
         if "^" in text:
             base, _, exp = text.partition("^")
-            if not (base.isdigit() and exp.isdigit()) or int(exp) > 64:
+            if not (base.isdigit() and exp.isdigit()) or len(base) > 20 or int(exp) > 1024:
                 raise UnitError(f"{value!r} is not a size ({hint})", option)
             n = int(base) ** int(exp)
         else:
@@ -76,9 +76,10 @@ def parse_size(value, option: str | None = None, minimum: int = 1, maximum: int 
                 raise UnitError(f"{value!r} is not a whole number of bytes", option)
             n = int(exact)
     if n < minimum:
-        raise UnitError(f"{value!r} is {n} bytes; the smallest allowed is {minimum}", option)
+        raise UnitError(f"{value!r} is {n}; the smallest allowed is {minimum}", option)
     if n > maximum:
-        raise UnitError(f"{value!r} is {n} bytes; the largest allowed is {maximum} ({maximum / 2**20:.6g} MiB)",
+        raise UnitError(f"{value!r} is {n}; the largest allowed is {maximum} (2^{maximum.bit_length() - 1})"
+                        if maximum & (maximum - 1) == 0 else f"{value!r} is {n}; the largest allowed is {maximum}",
                         option)
     return n
 

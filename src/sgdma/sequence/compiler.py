@@ -135,21 +135,26 @@ def variant_keys(cols: Columns, library: GateLibrary) -> tuple[np.ndarray, list]
     return keys, defs
 
 
-def check_bds(needed: int, max_bds: int | None, what: str) -> None:
+def check_bds(needed: int, max_bds: int | None, what: str, too_many: Callable[[int, str], None] | None = None
+              ) -> None:
     """Refuse, before anything is expanded, a program needing more BDs than the BD region holds (each
-    segment use is at least one 64-byte BD)."""
+    segment use is at least one 64-byte BD); ``too_many(needed, what)`` raises the caller's own error."""
     if max_bds is not None and needed > max_bds:
+        if too_many is not None:
+            too_many(needed, what)
         raise CircuitError(f"{what} needs at least {needed} BDs; the board's BD region holds {max_bds}",
                            "shorten it, or compile one pass and replay it (cyclic=True / --passes)")
 
 
 def resolve(cols: Columns, repeat: int, library: GateLibrary,
-            variant_sids: Callable[[str, dict], np.ndarray], max_bds: int | None = None) -> Program:
+            variant_sids: Callable[[str, dict], np.ndarray], max_bds: int | None = None,
+            too_many: Callable[[int, str], None] | None = None) -> Program:
     """Applications -> variants -> segment ids.  ``variant_sids(gate, values)`` gives a
     variant's segment ids in play order (the Sequencer caches and materializes them)."""
     if len(cols) == 0:
         raise CircuitError("the circuit has no gate applications", "append at least one gate")
-    check_bds(len(cols) * int(repeat), max_bds, f"the circuit ({len(cols)} applications x repeat {repeat})")
+    check_bds(len(cols) * int(repeat), max_bds, f"the circuit ({len(cols)} applications x repeat {repeat})",
+              too_many)
     keys, defs = variant_keys(cols, library)
     uniq, inverse = unique_rows(keys)
     sids = []
@@ -161,7 +166,7 @@ def resolve(cols: Columns, repeat: int, library: GateLibrary,
     v_len = np.array([len(s) for s in sids], np.int64)
     v_ptr = np.cumsum(v_len) - v_len
     v_flat = np.concatenate(sids)
-    check_bds(int(v_len[inverse].sum()) * int(repeat), max_bds, f"the circuit (x repeat {repeat})")
+    check_bds(int(v_len[inverse].sum()) * int(repeat), max_bds, f"the circuit (x repeat {repeat})", too_many)
     app_variant = np.tile(inverse.astype(np.int64), repeat)
     uses = v_len[app_variant]
     app_of_use, within = runs(uses)

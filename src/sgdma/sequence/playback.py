@@ -220,7 +220,7 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None, progress=None) -
 def _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns, t_tail, gate_beats,
             cyclic) -> PlaybackResult:
     dac = board.dac.report()
-    packets = board.mm2s_sink.timing()
+    packets = [p for p in board.mm2s_sink.timing() if not p["cut"]]   # a reset ends cyclic play mid-gate
     first = np.array([p["first_ns"] for p in packets])
     last = np.array([p["last_ns"] for p in packets])
     n_gates = len(packets)
