@@ -29,6 +29,8 @@ def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = Non
                 seed: int = 0, title: str | None = None, progress=None) -> dict:
     """Compile and play a circuit (a Circuit or a .toml/.json file); write the report; return the summary."""
     t0 = time.perf_counter()
+    if isinstance(circuit, (str, Path)):
+        circuit = Circuit.from_file(Path(circuit))       # parsed once, checked before the board is built
     cfg = cfg or PlaybackConfig(seed=seed)
     vb = VirtualBoard(board, seed=seed, timing_only=True)    # the report needs times, not payload bytes
     dma = AxiDma(vb)

@@ -6,9 +6,23 @@ import tomllib
 from pathlib import Path
 
 
+#: Work bound checked before parsing: 8 MiB of TOML/JSON holds over 2^17 gate entries (~40 bytes each), twice
+#: what the largest preset BD region (2^16 BDs) can play; parsing such a file already takes tens of seconds
+#: (tomllib reads ~10^4 gate entries per second on a 2-core VM).
+MAX_DOCUMENT_BYTES = 8 << 20
+
+
 def read_document(path, error, what: str) -> dict:
     """The TOML (default) or JSON (.json) document at `path`; `error(message)` if it cannot be read."""
     path = Path(path)
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise error(f"cannot read {what} {path}: {e}") from None
+    if size > MAX_DOCUMENT_BYTES:
+        raise error(f"{what} {path} is {size} bytes, over the limit of {MAX_DOCUMENT_BYTES} bytes (more gates than "
+                    "any board's BD region can play); split it, or generate it with the Python API "
+                    "(Circuit.extend takes numpy columns)")
     try:
         if path.suffix == ".json":
             doc = json.loads(path.read_text())
