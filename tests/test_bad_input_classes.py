@@ -47,7 +47,7 @@ def test_sweep_work_bound_is_checked_before_any_point_runs():
 def test_ctrl_c_keeps_what_was_done(tmp_path, monkeypatch):
     done = []
 
-    def fake_sweep(setup, points, jobs=1):
+    def fake_sweep(setup, points, jobs=1, **kw):
         for p in points[:2]:
             rec = {"bytes_per_bd": p.bytes_per_bd, "bds": p.bds, "cycles": p.cycles}
             done.append(rec)
