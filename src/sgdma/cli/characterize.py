@@ -92,7 +92,6 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
 def bd_create(board, cpus, bds, samples, seed, json_path, plot_dir):
     """Time to create BD rings on the APU (A53, Linux) and the RPU (R5, bare metal), as S0 measured it."""
     from sgdma.experiments import bdcreate
-    from sgdma.experiments import characterize as ch
 
     wanted = ["apu", "rpu"] if cpus == "both" else [cpus]
     records = []

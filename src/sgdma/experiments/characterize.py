@@ -10,7 +10,6 @@ the seed, so the spread over trials is the model's own, not added noise.
 from __future__ import annotations
 
 import math
-import re
 import threading
 import time
 from dataclasses import asdict, dataclass, field
