@@ -305,15 +305,17 @@ def test_plan_answers_issue_9_item_6_before_simulating(monkeypatch):
     need = 8192 / 2.0 * 1e3                                   # MB/s
     assert not p.feasible and p.reason.startswith("stream bandwidth")
     assert f"{need:.4g}" in p.reason and f"{blk.data_bytes * blk.clock_mhz:.4g}" in p.reason
-    big = pl.plan(1e6, 1 << 26)                              # 64 MiB gates: fit neither two BDs' worth of memory
-    assert not big.feasible or big.tried
 
 
-def test_plan_memory_bound():
-    lay = presets.load("pg021")["layout"]["buffer_region_bytes"]["value"]
-    p = pl.plan(1e9, 1 << 26, board="pg021")                 # two 64 MiB gates vs the buffer region
-    if 2 * (1 << 26) > lay:
-        assert not p.feasible and p.reason.startswith("memory")
+def test_plan_memory_bound(monkeypatch):
+    monkeypatch.setattr(ch, "sweep", lambda *a, **k: pytest.fail("simulated"))
+    doc = presets.load("pg021")
+    region = doc["layout"]["buffer_region_bytes"]["value"]
+    width = doc["dma"]["data_width"]["value"] // 8
+    gate = region // 2 + 1                                    # two BDs of one gate no longer fit the region
+    assert 2 * -(-gate // width) * width > region
+    p = pl.plan(1e9, gate, board="pg021")
+    assert not p.feasible and p.reason.startswith("memory") and str(region) in p.reason
 
 
 # -- 7. domain checks: see test_bad_input_table.py (angles, qubits, JSON, presets, allocate, seeds) --------------

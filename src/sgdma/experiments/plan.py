@@ -90,7 +90,7 @@ def bounds(gate_time_ns: float, bytes_per_gate: int, channels: int, board: Virtu
                          f"the DMA reads through a {ic_w:g}-bit memory port at {ic_mhz:g} MHz (preset [ic])"))
     lay = Layout.of(board)
     out.append(Bound("memory", 2 * beats * width, lay.buffer_bytes, "B",
-                     f"a ring needs at least two BDs of one gate ({beats * width} B each) in the "
+                     f"a ring needs room for at least two gates ({beats * width} B each) in the "
                      f"{lay.buffer_bytes} B buffer region of the preset's [layout]"))
     return out
 
