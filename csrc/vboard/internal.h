@@ -182,6 +182,7 @@ struct vb_board {
 	uint64_t ic_read_free, ic_write_free;  /* the port's data channels */
 	double ic_ps_per_byte;
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
+	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */
 };
 
 /* axidma.c: the register model and S2MM; shared with mm2s.c */
