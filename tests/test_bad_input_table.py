@@ -95,6 +95,9 @@ CLI_CASES = [
     (["selftest", "--json", "{dir}"], 2, "--json"),
     (["selftest", "--seed", "18446744073709551616"], 2, "--seed"),
     (["validate", "--json", "/nonexistent/v.json"], 2, "--json"),
+    (["rtio", "demo", "--period-ns", "nan"], 2, "--period-ns"),
+    (["rtio", "demo", "--pulses", "0"], 2, "--pulses"),
+    (["rtio", "bench", "--json", "/nonexistent/r.json"], 2, "--json"),
 ]
 
 
