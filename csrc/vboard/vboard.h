@@ -106,6 +106,9 @@ struct vb_config {
 	double consumer_rate;         /* MM2S consumer: beats accepted per DMA clock (<= 1) */
 	unsigned consumer_fifo_beats; /* its FIFO, in beats */
 	struct vb_rtio_params rtio;
+	/* host process (not a preset key): map each DDR region at its physical
+	 * address when the OS allows (bare-metal programs dereference them) */
+	unsigned map_at_phys;
 };
 
 typedef struct vb_board vb_board;
@@ -149,6 +152,13 @@ void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len);
 uint64_t vb_mem_addr(const vb_board *b, const void *host);
 int vb_region_count(const vb_board *b);
 const struct vb_region *vb_region_at(const vb_board *b, int i);
+/* True if region i is mapped at its physical address in this process. */
+bool vb_region_at_phys(const vb_board *b, int i);
+/* Zero [addr, addr+len) of DDR (whole pages are dropped, not written). */
+int vb_mem_zero(vb_board *b, uint64_t addr, uint64_t len);
+/* Back [addr, addr+size) (page-aligned, inside one region) with fd from
+ * offset 0, shared: other mappings of the file see the DMA's writes. */
+int vb_mem_map_file(vb_board *b, uint64_t addr, uint64_t size, int fd, char *err, size_t errlen);
 /* Make DMA accesses to [base, base+size) answer SLVERR. */
 int vb_inject_slverr(vb_board *b, uint64_t base, uint64_t size);
 void vb_clear_faults(vb_board *b);
@@ -173,6 +183,23 @@ struct vb_dac {
 };
 void vb_dac_configure(vb_board *b, uint64_t beat_ps, uint64_t lead_ps, uint32_t fifo_beats);
 const struct vb_dac *vb_dac_state(vb_board *b);
+
+/* trace.c: the MM2S stream's beats and the timing engine's GPIO writes, for
+ * replaying a run into the RTL (rtl/). Recorded only while switched on. */
+enum vb_trace_reg { VB_TRACE_CTL = 0, VB_TRACE_LEN = 1 };
+struct vb_trace {
+	bool on;
+	uint64_t clk_origin;              /* ps: PL clock edge 0 (edges at origin + k * period) */
+	uint64_t *beat_t;                 /* ps, on the DMA clock grid */
+	uint8_t *beat_last;               /* TLAST */
+	size_t n_beats, cap_t, cap_last;
+	uint64_t *ctl_t;                  /* ps, when the CPU's GPIO write lands */
+	uint32_t *ctl_v;
+	uint8_t *ctl_reg;                 /* enum vb_trace_reg */
+	size_t n_ctl, cap_ct, cap_cv, cap_cr;
+};
+void vb_trace_enable(vb_board *b, bool on);   /* on: forget what was recorded and record */
+const struct vb_trace *vb_trace_state(vb_board *b);
 
 /* ADC producer on the S2MM stream input (adc.c): rate, sample size, PL FIFO,
  * TLAST every packet_bytes (0: never); drops counted with times and indices. */
