@@ -83,6 +83,7 @@ def test_simulation_releases_the_gil_and_the_board_refuses_a_second_thread():
     started = threading.Event()
 
     def work():
+        bench.board.adopt()          # the Python API serves one thread at a time (sgdma.board.threads)
         started.set()
         result["out"] = ch._c_trials(bench, point, seeds)
 

@@ -65,16 +65,17 @@ def test_include_resolves_like_the_c_loader(tmp_path):
     shutil.copytree(presets.directory(), tmp_path, dirs_exist_ok=True)
     (tmp_path / "parts" / "mem.toml").write_text('[dram]\ninclude = "ddr4-2400-micron-083e"\n'
                                                  'cl = { value = 11, source = "assumed" }\n')
-    (tmp_path / "b.toml").write_text('include = "pg021"\nname = "b"\n[dma]\nmax_burst = 64\n'
-                                     '[dram]\ninclude = "parts/mem"\ncwl = 10\n')
+    (tmp_path / "b.toml").write_text('include = "pg021"\nname = "b"\n[dma]\nmax_burst = { value = 64, source = "t" }\n'
+                                     '[dram]\ninclude = "parts/mem"\ncwl = { value = 10, source = "t" }\n')
     doc = presets.load(tmp_path / "b.toml")
     board = sgdma.VirtualBoard(tmp_path / "b.toml")
     assert doc["dram"]["cl"]["value"] == 11 == board.option("dram.cl")
-    assert doc["dram"]["cwl"] == 10 == board.option("dram.cwl")
+    assert doc["dram"]["cwl"]["value"] == 10 == board.option("dram.cwl")
     assert doc["dram"]["trcd_ns"]["value"] == 13.32 == board.option("dram.trcd_ns")
-    assert doc["dma"]["max_burst"] == 64 == board.option("dma.max_burst")
+    assert doc["dma"]["max_burst"]["value"] == 64 == board.option("dma.max_burst")
     assert doc["dma"]["clock_mhz"]["value"] == 100.0 == board.option("dma.clock_mhz")   # from pg021
-    (tmp_path / "late.toml").write_text('include = "pg021"\n[dram]\ncl = 5\ninclude = "parts/mem"\n')
+    (tmp_path / "late.toml").write_text('include = "pg021"\n[dram]\ncl = { value = 5, source = "t" }\n'
+                                        'include = "parts/mem"\n')
     for load in (presets.load, sgdma.VirtualBoard):
         with pytest.raises(ValueError, match="first key"):
             load(tmp_path / "late.toml")
@@ -85,7 +86,7 @@ def test_include_resolves_like_the_c_loader(tmp_path):
 
 
 def test_no_preset_repeats_the_ddr4_part():
-    part = presets.load(presets.directory() / "parts" / "ddr4-2400-micron-083e.toml")["dram"]
+    part = presets.load_part(presets.directory() / "parts" / "ddr4-2400-micron-083e.toml")["dram"]
     for name in presets.names():
         text = presets.path(name).read_text()
         if "ddr4-2400-micron-083e" in text:

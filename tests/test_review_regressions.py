@@ -21,11 +21,12 @@ def test_freed_buffer_finalizer_cannot_free_a_later_allocation():
     addr = a.physical_address
     a.freebuffer()
     c = b.allocate(100)
-    assert c.physical_address == addr                            # the address is reused ...
+    assert c.physical_address != addr                            # not reused while the freed array lives ...
     del a
     gc.collect()
     d = b.allocate(100)
-    assert d.physical_address != c.physical_address              # ... but c's block stays c's
+    assert d.physical_address == addr                            # ... reused once it died
+    assert d.physical_address != c.physical_address              # and c's block stays c's
 
 
 def test_a_running_ring_survives_garbage_collection():

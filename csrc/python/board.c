@@ -300,8 +300,8 @@ static PyObject *Board_sink_info(BoardObject *self, PyObject *unused)
 	list = PyList_New((Py_ssize_t)n);
 	for (size_t i = 0; list && i < n; i++) {
 		const struct vb_packet *p = vb_sink_packet(self->b, i);
-		PyObject *t = Py_BuildValue("(KKK)", (unsigned long long)p->length, (unsigned long long)p->t_first_ps,
-					    (unsigned long long)p->t_last_ps);
+		PyObject *t = Py_BuildValue("(KKKN)", (unsigned long long)p->length, (unsigned long long)p->t_first_ps,
+					    (unsigned long long)p->t_last_ps, PyBool_FromLong(p->cut));
 		if (!t)
 			Py_CLEAR(list);
 		else
@@ -701,7 +701,7 @@ static PyMethodDef Board_methods[] = {
 	{ "dma_guest_errors", (PyCFunction)Board_dma_guest_errors, METH_NOARGS,
 	  "illegal DMA register accesses: {kind: (count, last offset)}" },
 	{ "sink_packets", (PyCFunction)Board_sink_packets, METH_NOARGS, "MM2S packets as bytes" },
-	{ "sink_info", (PyCFunction)Board_sink_info, METH_NOARGS, "MM2S packets as (length, t_first_ps, t_last_ps)" },
+	{ "sink_info", (PyCFunction)Board_sink_info, METH_NOARGS, "MM2S packets as (length, t_first_ps, t_last_ps, cut by a reset)" },
 	{ "sink_clear", (PyCFunction)Board_sink_clear, METH_NOARGS, "forget recorded packets" },
 	{ "sink_overflow", (PyCFunction)Board_sink_overflow, METH_NOARGS,
 	  "(packets, bytes) the MM2S sink counted but did not keep (its cap or host memory)" },

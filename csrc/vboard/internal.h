@@ -133,6 +133,7 @@ struct vb_sink {
 	uint64_t open_start;      /* offset of the packet without TLAST yet */
 	uint64_t open_len;        /* its bytes so far */
 	uint64_t open_first_ps;
+	uint64_t last_beat_ps;    /* time of the latest beat (a cut packet ends there) */
 	bool open;
 	bool open_dropped;        /* it did not fit: counted, not kept */
 	bool overflow_logged;
@@ -254,6 +255,7 @@ uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, boo
 /* When at least `need` bytes (or a packet's end) can be taken, from t on. */
 uint64_t vb_source_next_time(vb_board *b, uint64_t need, uint64_t t);
 void vb_stream_fini(vb_board *b);
+void vb_stream_reset(vb_board *b);   /* the DMA's soft reset reaches the stream path (stream.c) */
 
 /* gpio.c: block 0 = handshake, block 1 = counters */
 uint32_t vb_gpio_read(vb_board *b, unsigned block, uint32_t off);

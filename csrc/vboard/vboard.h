@@ -257,7 +257,8 @@ struct vb_packet {
 	uint64_t offset;      /* into the sink's byte log */
 	uint64_t length;
 	uint64_t t_first_ps;  /* first beat (TVALID) */
-	uint64_t t_last_ps;   /* TLAST beat */
+	uint64_t t_last_ps;   /* TLAST beat (a cut packet: the last beat before the reset) */
+	bool cut;             /* closed by a DMA reset before its TLAST: incomplete */
 };
 size_t vb_sink_count(vb_board *b);
 const struct vb_packet *vb_sink_packet(vb_board *b, size_t i);

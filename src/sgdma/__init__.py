@@ -6,7 +6,8 @@ Layers, top to bottom (data flows down, never up):
 csrc/vboard) with board presets (``sgdma/presets``).
 """
 from sgdma.hw import pg021
-from sgdma.board.virtual import MMIO, PhysicalArray, VirtualBoard
+from sgdma.board.virtual import (MMIO, BufferInUseError, BusError, ConcurrentUseError, ForeignBufferError,
+                                  FreedBufferError, PhysicalArray, VirtualBoard)
 from sgdma.driver.axidma import AxiDma, Channel, Completions, Ring
 from sgdma.board.linux import LinuxBoard
 from sgdma.driver.errors import (AddressError, AlignmentError, ArgumentError, BusyError, ConfigError, DmaError,
@@ -19,5 +20,6 @@ __all__ = [
     "VirtualBoard", "LinuxBoard", "MMIO", "PhysicalArray", "AxiDma", "Channel", "Ring", "Completions", "pg021",
     "DmaError", "ArgumentError", "AlignmentError", "LengthError", "StreamWidthError", "AddressError",
     "RingFullError", "RingEmptyError", "PacketOpenError", "NotHaltedError", "TailError", "ModeError",
-    "BusyError", "DmaTimeoutError", "HardwareError", "ConfigError",
+    "BusyError", "DmaTimeoutError", "HardwareError", "ConfigError", "BusError", "ConcurrentUseError",
+    "BufferInUseError", "FreedBufferError", "ForeignBufferError",
 ]

@@ -116,6 +116,7 @@ void vb_dma_reset(vb_board *b)
 	chan_reset(b, &b->ch[VB_MM2S]);
 	chan_reset(b, &b->ch[VB_S2MM]);
 	b->reset_until = VB_NO_TIME;
+	vb_stream_reset(b);       /* the reset outputs reach the stream endpoints (stream.c) */
 }
 
 void vb_chan_halt(struct vb_chan *c)

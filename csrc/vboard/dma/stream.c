@@ -45,6 +45,8 @@ static bool sink_room_for_packet(struct vb_sink *s)
 	return true;
 }
 
+static void sink_close(vb_board *b, uint64_t t_last, bool cut);
+
 void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
 {
 	struct vb_sink *s = &b->sink;
@@ -60,8 +62,16 @@ void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uin
 	s->open_len += len;
 	if (b->cfg.sink_record && !s->open_dropped && !sink_keep_bytes(b, s, data, len))
 		sink_drop_open(b, s);
-	if (!last)
-		return;
+	s->last_beat_ps = t_last;
+	if (last)
+		sink_close(b, t_last, false);
+}
+
+/* The open packet ends: by its TLAST, or cut short by a reset (`cut`). */
+static void sink_close(vb_board *b, uint64_t t_last, bool cut)
+{
+	struct vb_sink *s = &b->sink;
+
 	s->open = false;
 	if (!s->open_dropped && !sink_room_for_packet(s))
 		sink_drop_open(b, s);
@@ -82,6 +92,7 @@ void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uin
 		.length = s->open_len,
 		.t_first_ps = s->open_first_ps,
 		.t_last_ps = t_last,
+		.cut = cut,
 	};
 }
 
@@ -227,6 +238,27 @@ uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, boo
 			break;
 	}
 	return got;
+}
+
+/*
+ * PG021 drives mm2s_prmry_reset_out_n and s2mm_prmry_reset_out_n low during a soft reset; the model wires
+ * both to the stream endpoints, as a design that follows the product guide does.  So a reset:
+ *  - closes the sink's open packet (no TLAST yet) as a cut packet, reported as such, so the next packet
+ *    never merges into it;
+ *  - empties the S2MM source queue (the loopback wire and software-fed bytes not yet taken), so no stale
+ *    bytes of an interrupted transfer reach the next one.
+ * The ADC producer (adc.c) is a separate PL block with its own start/stop and is not on this reset.
+ */
+void vb_stream_reset(vb_board *b)
+{
+	struct vb_source *q = &b->src;
+
+	if (b->sink.open)
+		sink_close(b, b->sink.last_beat_ps, true);
+	for (size_t i = 0; i < q->count; i++)
+		free(q->q[(q->head + i) % q->cap].data);
+	q->head = q->count = 0;
+	q->pending = 0;
 }
 
 void vb_stream_fini(vb_board *b)

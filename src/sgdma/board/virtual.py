@@ -13,6 +13,7 @@ import numpy as np
 from sgdma import _core
 from sgdma.hw import presets
 from sgdma.hw import pg021 as P
+from sgdma.board.threads import ConcurrentUseError, Owner, single_threaded  # noqa: F401 (re-exported)
 
 #: Keyword overrides accepted by VirtualBoard and the preset key each sets.
 OVERRIDE_KEYS = {
@@ -39,6 +40,32 @@ OVERRIDE_KEYS = {
 MMIO_SPAN = _core.constants["VB_DMA_SPAN"]      # a register window of the board
 
 
+class BufferInUseError(RuntimeError):
+    """freebuffer() of memory a submitted ring still hands to the DMA."""
+
+
+class FreedBufferError(ValueError):
+    """A freed buffer (or an address inside one) was given to the DMA or asked for its address."""
+
+
+class ForeignBufferError(ValueError):
+    """A buffer allocated on another board was given to this board's DMA."""
+
+
+class BusError(RuntimeError):
+    """A CPU access the interconnect answered with DECERR: no device and no memory at the address."""
+
+    def __init__(self, address: int, write: bool):
+        self.address, self.write = address, write
+        super().__init__(f"bus error: CPU {'write to' if write else 'read of'} 0x{address:x} decodes to no device "
+                         "and no memory (the interconnect answers DECERR); see `sgdma info` for the address map")
+
+
+def _board_owner(obj) -> Owner:
+    return obj._board._thread_owner
+
+
+@single_threaded(_board_owner)
 class MMIO:
     """Register window shaped like ``pynq.MMIO``: offsets relative to ``base_addr``."""
 
@@ -60,12 +87,12 @@ class MMIO:
     def read(self, offset: int = 0, length: int = 4) -> int:
         if length != 4:
             raise ValueError("the virtual board's register windows are accessed 32 bits at a time (length=4)")
-        return self._board._b.read32(self._check(offset))
+        return self._board.read32(self._check(offset))
 
     def write(self, offset: int, value: int) -> None:
         if not 0 <= int(value) <= 0xFFFFFFFF:
             raise ValueError(f"value {value!r} does not fit a 32-bit register")
-        self._board._b.write32(self._check(offset), int(value))
+        self._board.write32(self._check(offset), int(value))
 
 
 class PhysicalArray(np.ndarray):
@@ -103,11 +130,17 @@ class PhysicalArray(np.ndarray):
         return self._vb_board
 
     def freebuffer(self) -> None:
-        """Return the allocation early (it is also returned when the last view dies).
-        Only the array that allocate() returned (or a view starting where it starts) frees it."""
+        """Free the allocation: refused (BufferInUseError) while a submitted ring may still hand it to the DMA.
+        The buffer is then dead: its address, and any DMA use of it, is refused (FreedBufferError).  Its memory
+        goes back to the allocator when the last view of it dies, so a freed array can never read or write a
+        later allocation.  Only the array that allocate() returned (or a view starting where it starts)
+        frees it; freeing twice is harmless."""
         board = self._vb_board
         if board is not None:
-            board._free_at(self.physical_address)
+            ptr = self.__array_interface__["data"][0]
+            addr = board._address_of_ptr(ptr)
+            if addr is not None and addr not in board._freed:
+                board._free_at(addr)
 
     close = freebuffer
 
@@ -163,6 +196,7 @@ class _Allocator:
         return sum(l for _, l in self.free)
 
 
+@single_threaded(_board_owner)
 class Sink:
     """The MM2S stream endpoint: records every packet by TLAST."""
 
@@ -173,9 +207,15 @@ class Sink:
         return self._board._b.sink_packets()
 
     def timing(self) -> list[dict]:
-        """Per packet: length, first-beat and TLAST-beat time in ns."""
-        return [{"length": n, "first_ns": a / 1000.0, "last_ns": b / 1000.0}
-                for n, a, b in self._board._b.sink_info()]
+        """Per packet: length, first-beat and TLAST-beat time in ns, and ``cut``: True for a packet a DMA
+        reset ended before its TLAST (incomplete; csrc/vboard/dma/stream.c vb_stream_reset)."""
+        return [{"length": n, "first_ns": a / 1000.0, "last_ns": b / 1000.0, "cut": bool(cut)}
+                for n, a, b, cut in self._board._b.sink_info()]
+
+    @property
+    def cut_packets(self) -> list[int]:
+        """Indices (into packets()) of the packets cut by a DMA reset."""
+        return [i for i, (_, _, _, cut) in enumerate(self._board._b.sink_info()) if cut]
 
     @property
     def open_bytes(self) -> int:
@@ -193,6 +233,7 @@ class Sink:
         self._board._b.sink_clear()
 
 
+@single_threaded(_board_owner)
 class Source:
     """The S2MM stream endpoint: software-fed packets (TLAST on the last byte)."""
 
@@ -299,6 +340,7 @@ class AxiDmaBlock:
         return (1 << self.length_width) - 1
 
 
+@single_threaded(lambda b: b._thread_owner)
 class VirtualBoard:
     """An FPGA SoC with an AXI DMA, DDR and stream endpoints, in virtual time.
 
@@ -311,6 +353,10 @@ class VirtualBoard:
 
     def __init__(self, preset: str | Path = "zcu111", seed: int = 0, options: dict | None = None,
                  port: str | None = None, **overrides):
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
+            raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2^64-1 (the generator's seed)")
+        presets.load(preset)                   # the schema check: a malformed preset is refused by name
+        self._thread_owner = Owner()           # one thread drives a board (board/threads.py)
         keys = self._port_options(preset, port)
         keys.update(options or {})
         if "timing_only" in overrides:          # timing only = the MM2S sink keeps no bytes
@@ -337,6 +383,8 @@ class VirtualBoard:
             self._alloc[name] = _Allocator(name, base, size)
         self.default_region = next(iter(self._alloc))
         self._owner: dict[int, str] = {}
+        self._freed: dict[int, int] = {}          # freed, not yet returned (a view is alive): address -> bytes
+        self._rings = weakref.WeakSet()           # driver rings on this board (for buffer-lifetime checks)
 
     @staticmethod
     def _port_options(preset, port: str | None) -> dict:
@@ -373,11 +421,23 @@ class VirtualBoard:
     def mmio(self, base: int, length: int = MMIO_SPAN) -> MMIO:
         return MMIO(self, base, length)
 
+    def adopt(self) -> None:
+        """Hand the board to the calling thread (the old owner must have stopped using it)."""
+        self._thread_owner.adopt()
+
+    def _bus(self, addr: int, write: bool, access):
+        """One CPU access; a DECERR (the C bus counts it) raises BusError naming the address."""
+        before = self._b.bus_decerrs()[0]
+        out = access()
+        if self._b.bus_decerrs()[0] != before:
+            raise BusError(int(addr), write)
+        return out
+
     def read32(self, addr: int) -> int:
-        return self._b.read32(addr)
+        return self._bus(addr, False, lambda: self._b.read32(addr))
 
     def write32(self, addr: int, value: int) -> None:
-        self._b.write32(addr, value)
+        self._bus(addr, True, lambda: self._b.write32(addr, value))
 
     # -- memory -----------------------------------------------------------------
     def allocate(self, shape, dtype=np.uint8, region: str | None = None, align: int = 64,
@@ -388,7 +448,12 @@ class VirtualBoard:
         ``physical_address`` places the buffer at a fixed address.
         """
         dtype = np.dtype(dtype)
-        count = int(np.prod(shape, dtype=np.int64))
+        dims = (shape,) if np.isscalar(shape) else tuple(shape)
+        if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0 for d in dims):
+            raise ValueError(f"allocate(shape={shape!r}): every dimension must be a whole number >= 0")
+        count = 1
+        for d in dims:
+            count *= int(d)                    # Python ints: no silent int64 wrap before the size check
         nbytes = count * dtype.itemsize
         if align <= 0 or align & (align - 1):
             raise ValueError(f"align={align}: must be a power of two")
@@ -419,24 +484,72 @@ class VirtualBoard:
 
     def _free_at(self, addr: int) -> None:
         entry = self._owner.get(addr)
-        if entry is not None:
-            entry[1]()                       # the allocation's own finalizer
+        if entry is None:
+            return
+        region = entry[0]
+        nbytes = self._alloc[region].used[addr]
+        user = self.dma_user_of(addr, nbytes)
+        if user:
+            raise BufferInUseError(f"freebuffer of 0x{addr:x}+{nbytes}: {user}; wait for the ring and reclaim() "
+                                   "its BDs (or reset the DMA) first")
+        self._freed[addr] = nbytes           # dead now; the memory returns when the last view dies
 
     def _release(self, addr: int, region: str) -> None:
-        entry = self._owner.get(addr)
-        # a stale finalizer (its allocation freed early and the address reused) finds
-        # another allocation's entry, which is still alive: leave it alone
-        if entry is not None and not entry[1].alive:
-            del self._owner[addr]
-            self._alloc[region].release(addr)
+        # the allocation's memory object died (every view of it is gone): only now can the address be reused
+        self._owner.pop(addr, None)
+        self._freed.pop(addr, None)
+        self._alloc[region].release(addr)
 
-    def physical_address_of(self, arr: np.ndarray) -> int:
-        """Device address of any numpy view into board memory."""
-        ptr = arr.__array_interface__["data"][0]
+    def dma_user_of(self, addr: int, nbytes: int) -> str | None:
+        """Which ring still hands [addr, addr+nbytes) to the DMA (None: none).  A BD counts while it is filled
+        and not completed (Cmplt clear), and every BD of a ring playing in cyclic mode counts until a reset;
+        a ring's own descriptor memory counts while it has such BDs.  Reads board memory, not registers:
+        costs no virtual time."""
+        for ring in list(self._rings):
+            why = ring._dma_uses(addr, addr + nbytes)
+            if why:
+                return why
+        return None
+
+    def check_dma_range(self, addresses, lengths, what: str = "BD") -> None:
+        """Refuse DMA addresses inside a freed buffer (FreedBufferError), naming the first offender."""
+        if not self._freed:
+            return
+        a = np.asarray(addresses, dtype=np.uint64).reshape(-1)
+        n = np.asarray(lengths, dtype=np.uint64).reshape(-1)
+        for base, size in self._freed.items():
+            hit = (a < np.uint64(base + size)) & (a + np.maximum(n, 1) > np.uint64(base))
+            if hit.any():
+                i = int(np.flatnonzero(hit)[0])
+                raise FreedBufferError(f"{what} {i}: 0x{int(a[i]):x}+{int(n[i])} lies in the freed buffer "
+                                       f"0x{base:x}+{size}: a freed buffer never reaches the DMA; allocate a new one")
+
+    def _address_of_ptr(self, ptr: int) -> int | None:
         for base, size, host in self._regions.values():
             if host <= ptr < host + size:
                 return base + (ptr - host)
-        raise ValueError("array is not in board memory")
+        return None
+
+    def physical_address_of(self, arr: np.ndarray) -> int:
+        """Device address of any numpy view into board memory (refused for a freed buffer)."""
+        addr = self._address_of_ptr(arr.__array_interface__["data"][0])
+        if addr is None:
+            raise ValueError("array is not in board memory")
+        for base, size in self._freed.items():
+            if base <= addr < base + max(size, 1):
+                raise FreedBufferError(f"buffer 0x{base:x}+{size} was freed (freebuffer): it has no address any "
+                                       "more and can never reach the DMA; allocate a new one")
+        return addr
+
+    def own(self, arr, what: str = "buffer") -> int:
+        """The device address of ``arr`` if it is a live buffer of THIS board; refused otherwise."""
+        other = getattr(arr, "_vb_board", None)
+        if other is None:
+            raise ValueError(f"{what}: not in board memory (allocate it with board.allocate)")
+        if other is not self:
+            raise ForeignBufferError(f"{what}: allocated on another board ({other!r}); this board's DMA cannot "
+                                     "reach it: allocate it on this board")
+        return self.physical_address_of(arr)
 
     def region_of(self, addr: int, length: int = 1) -> str:
         for name, base, size in self.regions:
@@ -546,6 +659,8 @@ class VirtualBoard:
 
     def reseed(self, seed: int) -> None:
         """A new trial: the generator and DRAM refresh phase are redrawn; time and memory stay."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
+            raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2^64-1 (the generator's seed)")
         self._b.reseed(int(seed))
 
     @property
@@ -556,10 +671,11 @@ class VirtualBoard:
 
     # -- CPU accesses with the CPU model's own cost (DDR through the DRAM model) -----------
     def cpu_read32(self, addr: int, cost_ns: float) -> int:
-        return self._b.cpu_read32(int(addr), int(round(cost_ns * 1e3)))
+        return self._bus(addr, False, lambda: self._b.cpu_read32(int(addr), int(round(cost_ns * 1e3))))
 
     def cpu_write32(self, addr: int, value: int, cost_ns: float) -> None:
-        self._b.cpu_write32(int(addr), int(value) & 0xFFFFFFFF, int(round(cost_ns * 1e3)))
+        self._bus(addr, True, lambda: self._b.cpu_write32(int(addr), int(value) & 0xFFFFFFFF,
+                                                           int(round(cost_ns * 1e3))))
 
     # -- PL devices ----------------------------------------------------------------------
     @property
@@ -588,26 +704,34 @@ class VirtualBoard:
         return f"VirtualBoard(preset={self.preset!r}, seed={self.seed}, now_ns={self.now_ns:.1f})"
 
 
+@single_threaded(_board_owner)
 class Dac:
     """The PL DAC consumer (csrc/vboard/pl/dac.c)."""
 
     def __init__(self, board: VirtualBoard):
-        self._b = board._b
+        self._b, self._board = board._b, board
 
     def configure(self, word_ns: float, lead_ns: float, fifo_words: int) -> None:
         """Play one stream word every word_ns, starting lead_ns after the first, behind a FIFO of
         fifo_words; word_ns = 0 switches the DAC off."""
+        for name, ns in (("word_ns", word_ns), ("lead_ns", lead_ns)):
+            if not (np.isfinite(ns) and 0 <= ns * 1e3 < 2**63):
+                raise ValueError(f"DAC {name}={ns!r}: must be a finite time from 0 to {2**63 / 1e3:.3g} ns "
+                                 "(the board clock counts picoseconds in 64 bits)")
+        if not 1 <= int(fifo_words) < 2**31:
+            raise ValueError(f"DAC fifo_words={fifo_words!r}: must be 1 .. 2^31-1")
         self._b.dac_configure(int(round(word_ns * 1e3)), int(round(lead_ns * 1e3)), int(fifo_words))
 
     def report(self) -> dict:
         return self._b.dac_report()
 
 
+@single_threaded(_board_owner)
 class Adc:
     """The ADC producer on the S2MM stream input (csrc/vboard/pl/adc.c)."""
 
     def __init__(self, board: VirtualBoard):
-        self._b = board._b
+        self._b, self._board = board._b, board
 
     def start(self, rate_sps: float, sample_bytes: int, fifo_bytes: int, packet_bytes: int) -> None:
         self._b.adc_start(float(rate_sps), int(sample_bytes), int(fifo_bytes), int(packet_bytes))

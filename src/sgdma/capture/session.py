@@ -130,8 +130,14 @@ def default_seconds(rate: float, sample_bytes: int, buffer_bytes: int, buffers: 
     return min(max(0.05, 4 * ring_s), 2.0)
 
 
+#: Work bound of one run: buffers handed to the application (each is a few simulated DMA and CPU events and
+#: one Python-level step).  Assumed: about a minute of host time on a 2-core VM; longer runs are refused
+#: before they start, naming this limit.
+MAX_BUFFERS_PER_RUN = 1 << 20
+
+
 def check_request(board, rate: float, sample_bytes: int, fifo_bytes: int, consumer_rate, seconds,
-                  api: str, cache: str, mode: str) -> None:
+                  api: str, cache: str, mode: str, buffer_bytes: int | None = None) -> None:
     """Refuse up front what no capture can do, naming the limit."""
     if api not in APIS:
         raise CaptureError(f"api {api!r}: choose {' or '.join(APIS)}")
@@ -155,6 +161,13 @@ def check_request(board, rate: float, sample_bytes: int, fifo_bytes: int, consum
         raise CaptureError(f"consumer_rate={consumer_rate!r} B/s: must be positive (or None: no processing)")
     if seconds is not None and (not math.isfinite(seconds) or seconds <= 0):
         raise CaptureError(f"seconds={seconds!r}: the run needs a positive length of virtual time")
+    if seconds is not None and buffer_bytes:
+        work = seconds * rate * sample_bytes / buffer_bytes
+        if work > MAX_BUFFERS_PER_RUN:
+            raise CaptureError(f"seconds={seconds:g}: {seconds:g} s at {rate * sample_bytes / 1e6:g} MB/s fills "
+                               f"{work:.3g} buffers of {buffer_bytes} B, over the limit of {MAX_BUFFERS_PER_RUN} per "
+                               f"run; capture at most {MAX_BUFFERS_PER_RUN * buffer_bytes / (rate * sample_bytes):.3g} "
+                               f"s or use larger buffers")
 
 
 def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffers: int, api: str = "zerocopy",
@@ -168,7 +181,7 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
     ``max_buffers``: end after that many buffers."""
     wall0 = time.perf_counter()
     board = resolve_board(board, cache, seed)
-    check_request(board, rate, sample_bytes, fifo_bytes, consumer_rate, seconds, api, cache, mode)
+    check_request(board, rate, sample_bytes, fifo_bytes, consumer_rate, seconds, api, cache, mode, buffer_bytes)
     drv = CaptureDriver(board, buffer_bytes, buffers, cache=cache, sample_bytes=sample_bytes, seed=seed,
                         rearm=mode == "continuous")
     rx = CopyReader(drv) if api == "copy" else ZeroCopyReader(drv)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import click
 
+from sgdma.cli.common import Group
+
 from sgdma.cli.bsp import bsp
 from sgdma.cli.capture_cmd import capture_cmd
 from sgdma.cli.characterize import characterize
@@ -16,7 +18,7 @@ from sgdma.cli.sequence import demo, run_cmd
 from sgdma.cli.validate import validate
 
 
-@click.group()
+@click.group(cls=Group)
 @click.version_option(package_name="sgdma")
 def main() -> None:
     """sgdma: scatter-gather DMA toolkit for FPGA SoCs (PG021 driver core + virtual board)."""

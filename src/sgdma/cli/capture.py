@@ -13,40 +13,33 @@ Bad input raises ``CaptureError`` (a ValueError) naming the limit.
 """
 from __future__ import annotations
 
-
 from sgdma.capture.driver import CaptureError
+from sgdma.hw import units
 from sgdma.capture.session import DEFAULT_FIFO_BYTES, run_capture
 from sgdma.capture.sweep import DEFAULT_SIZES, find_max_rate, plot_sweep, sweep_buffer_size, sweep_table
 from sgdma.capture.transport import APIS
-from sgdma.hw import units
 
-def parse_size(value) -> int:
-    """Bytes from 4096, "4096", "4K", "4KiB", "128kib", "1MiB", "2^12" (sgdma.hw.units grammar)."""
+
+def _unit(fn, value, *args):
     try:
-        return units.parse_size(value)
+        return fn(value, *args)
     except units.UnitError as e:
         raise CaptureError(str(e)) from None
 
 
-def parse_sizes(value) -> list[int]:
-    """A list of sizes: [64, "1KiB"], "64,128,256", "64..32768" or "64..32KiB" (powers of two
-    between the ends, inclusive); None: 64 B .. 128 KiB."""
-    if value is None:
-        return list(DEFAULT_SIZES)
-    try:
-        return units.parse_sizes(value)
-    except units.UnitError as e:
-        raise CaptureError(str(e)) from None
+def parse_size(value, option: str | None = None) -> int:
+    """Bytes in the one unit grammar (sgdma.hw.units): 4096, "4K", "128KiB", "1G", "2^12"."""
+    return _unit(units.parse_size, value, option)
 
 
-def parse_rate(value) -> float | None:
-    """Samples (or bytes) per second from 40e6, "40e6", "40M", "2.5 MS/s"... (k, M, G = 10^3, 10^6, 10^9)."""
-    if value is None:
-        return None
-    try:
-        return units.parse_rate(value)
-    except units.UnitError as e:
-        raise CaptureError(str(e)) from None
+def parse_sizes(value, option: str | None = None) -> list[int]:
+    """A list of sizes ("64,128", "64..32KiB": powers of two between the ends); None: 64 B .. 128 KiB."""
+    return list(DEFAULT_SIZES) if value is None else _unit(units.parse_sizes, value, option)
+
+
+def parse_rate(value, option: str | None = None) -> float | None:
+    """Per second: 40e6, "40M", "40MHz", "40 MS/s"; None stays None."""
+    return None if value is None else _unit(units.parse_rate, value, option)
 
 
 def _list(value, allowed, what: str) -> list[str]:

@@ -1,44 +1,41 @@
 """``sgdma capture``: continuous S2MM capture."""
 from __future__ import annotations
 
-import sys
-
 import click
 
-from sgdma.cli.common import _write_json, _write_record, _size, _number
+from sgdma.cli.common import SEED_MAX, OutPath, Rate, Size, Time, _write_record, exit_verdict
 
 
 @click.command("capture")
 @click.option("--board", default="zynq7000", show_default=True)
-@click.option("--rate", default="40e6", show_default=True, help="ADC sample rate (samples/s)")
+@click.option("--rate", default="40e6", show_default=True, type=Rate(), help="ADC sample rate (samples/s)")
 @click.option("--sample-bytes", default=4, show_default=True, type=click.IntRange(1, 8))
-@click.option("--buffer-size", default="128KiB", show_default=True, help="bytes per DMA buffer (e.g. 4096, 128KiB)")
+@click.option("--buffer-size", default="128KiB", show_default=True, type=Size(), help="bytes per DMA buffer (e.g. 4096, 128KiB)")
 @click.option("--buffers", default=16, show_default=True, type=click.IntRange(1, 65536), help="buffers kept armed")
 @click.option("--api", type=click.Choice(["copy", "zerocopy"]), default="zerocopy", show_default=True)
 @click.option("--cache", type=click.Choice(["sync", "uncached", "coherent"]), default="sync", show_default=True)
 @click.option("--mode", type=click.Choice(["continuous", "burst"]), default="continuous", show_default=True)
-@click.option("--consumer-rate", default=None, help="the application's own processing rate, bytes/s (default: free)")
-@click.option("--seconds", default=None, type=float,
+@click.option("--consumer-rate", default=None, type=Rate(), help="the application's own processing rate, bytes/s (default: free)")
+@click.option("--seconds", default=None, type=Time(),
               help="virtual seconds to capture [default: at least 50 ms or four laps of the ring, up to 2 s]")
-@click.option("--fifo-bytes", default=None, help="PL FIFO between the ADC and the DMA [default: the capture layer's]")
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--fifo-bytes", default=None, type=Size(), help="PL FIFO between the ADC and the DMA [default: the capture layer's]")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
 @click.option("--sweep", type=click.Choice(["buffer-size"]), default=None,
               help="throughput and packets/s against buffer size, per API and cache policy")
 @click.option("--find-max-rate", is_flag=True, help="bisect the highest sample rate sustained without overflow")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), default="sgdma-capture-sweep",
+@click.option("--plot", "plot_dir", type=OutPath(directory=True), default="sgdma-capture-sweep",
               show_default=True, help="where --sweep writes its plot")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the result as JSON")
+@click.option("--json", "json_path", type=OutPath(), help="write the result as JSON")
 def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mode, consumer_rate, seconds, fifo_bytes,
                 seed, sweep, find_max_rate, plot_dir, json_path):
     """Continuous S2MM capture from an ADC through a PL FIFO into DMA buffers and the application."""
     from sgdma.cli import capture as capture_cli
 
-    opts = dict(board=board, rate=_number(rate, "--rate"), sample_bytes=sample_bytes,
-                buffer_bytes=_size(buffer_size), buffers=buffers, api=api, cache=cache, mode=mode,
-                consumer_rate=_number(consumer_rate, "--consumer-rate") if consumer_rate else None, seconds=seconds,
-                seed=seed)
+    opts = dict(board=board, rate=rate, sample_bytes=sample_bytes, buffer_bytes=buffer_size, buffers=buffers,
+                api=api, cache=cache, mode=mode, consumer_rate=consumer_rate,
+                seconds=None if seconds is None else seconds / 1e9, seed=seed)
     if fifo_bytes:
-        opts["fifo_bytes"] = _size(fifo_bytes)
+        opts["fifo_bytes"] = fifo_bytes
     try:
         if sweep:
             records = capture_cli.cli_sweep(**{**opts, "api": None, "cache": None}, plot_dir=plot_dir)  # every API, policy
@@ -65,7 +62,7 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
     click.echo(f"  CPU load             {res['cpu_load'] * 100:.1f} %")
     click.echo(f"  buffers delivered    {res['buffers_delivered']}")
     _write_record(json_path, "capture", res)
-    sys.exit(0 if res["sustained"] else 3)
+    exit_verdict(res["sustained"])
 
 
 def _print_capture_sweep(records: list[dict]) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import _write_json, _write_record, _list_option, _write_csv
+from sgdma.cli.common import SEED_MAX, Failure, OutPath, _write_json, _write_record, _list_option, _write_csv
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor, write_parquet
 
 
@@ -18,17 +18,16 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor, w
 @click.option("--port", default=None, help="PS port on PS-DDR boards (zynq7000: hp, acp, gp; zcu102: hp, hpc, acp)")
 @click.option("--trials", type=click.IntRange(1, 1_000_000), default=None,
               help="seeded trials per point [default: 10; 100 with --preset s0]")
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
 @click.option("--timing-only/--functional", default=None,
               help="timing only: no payload bytes move [default: functional; timing only with --preset s0]")
 @click.option("--preset", type=click.Choice(["s0"]), default=None,
               help="s0: S0's Table II sweep (bytes/BD x BDs, plus ring cycles) on its board")
 @executor_options
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write records as JSON")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write records as CSV")
-@click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False),
-              help="write records as Parquet (needs pyarrow)")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write figures (PNG) here")
+@click.option("--json", "json_path", type=OutPath(), help="write records as JSON")
+@click.option("--csv", "csv_path", type=OutPath(), help="write records as CSV")
+@click.option("--parquet", "parquet_path", type=OutPath(), help="write records as Parquet (needs pyarrow)")
+@click.option("--plot", "plot_dir", type=OutPath(directory=True), help="write figures (PNG) here")
 @click.pass_context
 def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed,
                  timing_only, preset, jobs, executor, scheduler, cache, json_path, csv_path, parquet_path, plot_dir):
@@ -37,25 +36,35 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
         return
     from sgdma.experiments import characterize as ch
 
+    records, points = [], []
     try:
         if preset == "s0":
             points = ch.s0_points()
             trials = trials or 100
             timing_only = True if timing_only is None else timing_only
         else:
-            points = [ch.Point(b, n, c) for b in ch.parse_list(bytes_per_bd) for n in ch.parse_list(bds)
-                      for c in ch.parse_list(cycles)]
+            if len(bytes_per_bd) * len(bds) * len(cycles) > ch.MAX_POINTS:
+                raise click.UsageError(f"--bytes-per-bd x --bds x --cycles make "
+                                       f"{len(bytes_per_bd) * len(bds) * len(cycles)} points; at most {ch.MAX_POINTS}")
+            points = [ch.Point(b, n, c) for b in bytes_per_bd for n in bds for c in cycles]
             trials = trials or 10
             timing_only = False if timing_only is None else timing_only
         setup = ch.Setup(board=board, mode=mode, direction=direction, placement=placement, trials=trials,
                          seed=seed, timing_only=timing_only, port=port)
-        records = []
         with open_executor(executor, jobs, scheduler) as ex, \
                 TrialProgress(len(points) * trials, f"{len(points)} points x {trials} trials") as bar:
             for rec in ch.sweep(setup, points, executor=ex, cache=cache, progress=bar.update):
                 records.append(rec.as_dict())
     except (ch.SweepError, ValueError) as e:
         raise click.UsageError(str(e))
+    except KeyboardInterrupt:                       # keep what was measured: the points done so far
+        if records:
+            _write_json(json_path, records)
+            if csv_path:
+                _write_csv(csv_path, records)
+        raise Failure(f"interrupted (Ctrl-C) after {len(records)} of {len(points)} points"
+                      + ("; they were written to the --json/--csv files" if records and (json_path or csv_path)
+                         else "")) from None
     if preset == "s0":
         _print_s0_summary(records)
     else:
@@ -77,19 +86,18 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
 @click.option("--cpu", "cpus", type=click.Choice(["apu", "rpu", "both"]), default="both", show_default=True)
 @_list_option("--bds", "1,16,256,4096", "BDs per ring")
 @click.option("--samples", default=100_000, show_default=True, type=click.IntRange(1, 10_000_000))
-@click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write records as JSON")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write S0 Figs. 8-10 style plots here")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
+@click.option("--json", "json_path", type=OutPath(), help="write records as JSON")
+@click.option("--plot", "plot_dir", type=OutPath(directory=True), help="write S0 Figs. 8-10 style plots here")
 def bd_create(board, cpus, bds, samples, seed, json_path, plot_dir):
     """Time to create BD rings on the APU (A53, Linux) and the RPU (R5, bare metal), as S0 measured it."""
     from sgdma.experiments import bdcreate
-    from sgdma.experiments import characterize as ch
 
     wanted = ["apu", "rpu"] if cpus == "both" else [cpus]
     records = []
     try:
         for cpu in wanted:
-            records += bdcreate.run(board, cpu, ch.parse_list(bds), samples, seed)
+            records += bdcreate.run(board, cpu, bds, samples, seed)
     except ValueError as e:
         raise click.UsageError(str(e))
     click.echo(f"{'cpu':<4} {'BDs':>6}  {'per BD ns: min':>15} {'median':>8} {'p99':>8} {'max':>9}")

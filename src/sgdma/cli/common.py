@@ -1,11 +1,184 @@
-"""Helpers shared by the commands: output writers and the option parsers."""
+"""Helpers shared by the commands: exit codes, option types (one unit grammar, outputs checked before the
+work), output writers.
+
+Exit codes, the same for every command (README "Exit codes"):
+  0 success · 1 a negative verdict (not feasible, out of band, samples dropped, self-test mismatch) ·
+  2 a usage error (bad option, bad input file; nothing was run or written) ·
+  3 a failure while running (the model or the host failed, or Ctrl-C; what was done so far is kept).
+"""
 from __future__ import annotations
 
 import json
+import os
+import sys
 
 import click
 
 from sgdma.hw import units
+
+EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE, EXIT_FAILURE = 0, 1, 2, 3
+SEED_MAX = (1 << 64) - 1          # the board's generator takes a uint64 seed
+
+
+class Failure(click.ClickException):
+    """A failure while running (exit 3)."""
+
+    exit_code = EXIT_FAILURE
+
+    def show(self, file=None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+class Group(click.Group):
+    """The sgdma group: every exception a command lets out becomes an exit code and one line, never a
+    traceback.  Bad input found during the work (ValueError and its kin) is a usage error; anything else is a
+    failure while running.  SGDMA_TRACEBACK=1 re-raises for debugging."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            raise Failure("interrupted (Ctrl-C): stopped cleanly; outputs written so far are kept") from None
+        except Exception as e:                                        # noqa: BLE001 - the last line of defence
+            if os.environ.get("SGDMA_TRACEBACK"):
+                raise
+            msg = str(e) or type(e).__name__
+            if isinstance(e, (ValueError, LookupError)) and not isinstance(e, (OSError, MemoryError)):
+                raise click.UsageError(msg) from None
+            raise Failure(f"{type(e).__name__}: {msg}") from None
+
+
+class _UnitType(click.ParamType):
+    def __init__(self, parse, **limits):
+        self._parse, self._limits = parse, limits
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str):
+            return value
+        try:
+            return self._parse(value, None, **self._limits)
+        except units.UnitError as e:
+            self.fail(str(e), param, ctx)
+
+
+class Size(_UnitType):
+    """Bytes: 4096, 4K, 128KiB, 1G, 2^12."""
+
+    name = "size"
+
+    def __init__(self, minimum: int = 1, maximum: int = units.SIZE_MAX_BYTES):
+        super().__init__(units.parse_size, minimum=minimum, maximum=maximum)
+
+
+class Sizes(_UnitType):
+    """A list of sizes: 32,64,4K or 2^5..2^13."""
+
+    name = "sizes"
+
+    def __init__(self, minimum: int = 1, maximum: int = units.SIZE_MAX_BYTES):
+        super().__init__(units.parse_sizes, minimum=minimum, maximum=maximum)
+
+
+class Time(_UnitType):
+    """A time, converted to ns: 500ps, 1us, 2ms, 1e-6 (seconds)."""
+
+    name = "time"
+
+    def __init__(self, minimum_ns: float = units.TIME_MIN_NS, maximum_ns: float = units.TIME_MAX_NS):
+        super().__init__(units.parse_time_ns, minimum_ns=minimum_ns, maximum_ns=maximum_ns)
+
+
+class Rate(_UnitType):
+    """Per second: 40e6, 40M, 40MHz, 40MS/s."""
+
+    name = "rate"
+
+    def __init__(self, minimum: float = 1e-9, maximum: float = units.RATE_MAX_HZ):
+        super().__init__(units.parse_rate, minimum=minimum, maximum=maximum)
+
+
+class OutPath(click.ParamType):
+    """An output file or directory, checked writable when the option is parsed, i.e. before any work."""
+
+    def __init__(self, directory: bool = False):
+        self.directory = directory
+        self.name = "dir" if directory else "file"
+
+    def convert(self, value, param, ctx):
+        problem = writable_problem(str(value), self.directory)
+        if problem:
+            self.fail(f"{value!r}: {problem}", param, ctx)
+        return str(value)
+
+
+def writable_problem(path: str, directory: bool) -> str | None:
+    """Why ``path`` cannot be written (None if it can): the file or directory itself, or the nearest existing
+    ancestor that would have to hold it."""
+    if not path or "\0" in path:
+        return "not a path"
+    p = os.path.abspath(path)
+    if os.path.exists(p):
+        if directory and not os.path.isdir(p):
+            return "exists and is not a directory"
+        if not directory and os.path.isdir(p):
+            return "is a directory, not a file"
+        return None if os.access(p, os.W_OK | (os.X_OK if directory else 0)) else "not writable (permission denied)"
+    parent = os.path.dirname(p)
+    if not directory and not os.path.isdir(parent):
+        return f"its directory {parent!r} does not exist"
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent):
+        return f"{parent!r} is a file, so the directory cannot be created"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot create it: {parent!r} is not writable (permission denied)"
+    return None
+
+
+class Progress:
+    """A progress bar with an estimate of the time left, on stderr, shown only for work that turns out long
+    (after SHOW_AFTER_S of wall time) so short runs print nothing extra.  ``update(done, total)``."""
+
+    SHOW_AFTER_S = 2.0
+
+    def __init__(self, label: str):
+        self.label, self._bar, self._t0, self._done = label, None, None, 0
+
+    def __enter__(self):
+        import time
+
+        self._t0 = time.monotonic()
+        return self
+
+    def update(self, done: float, total: float) -> None:
+        import time
+
+        if self._bar is None:
+            if time.monotonic() - self._t0 < self.SHOW_AFTER_S or total <= 0:
+                return
+            self._bar = click.progressbar(length=1000, label=self.label, show_eta=True, file=sys.stderr)
+            self._bar.__enter__()
+        step = int(1000 * min(done / total, 1.0)) - self._done
+        if step > 0:
+            self._bar.update(step)
+            self._done += step
+
+    def __exit__(self, *exc):
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+        return False
+
+
+def seed_option(f):
+    return click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX),
+                        help="seed of the board's generator (same seed, same numbers)")(f)
+
+
+def exit_verdict(ok: bool) -> None:
+    """Exit 0 on a positive verdict, 1 on a negative one."""
+    sys.exit(EXIT_OK if ok else EXIT_NEGATIVE)
 
 
 def _core_constants() -> dict:
@@ -30,7 +203,8 @@ def _write_record(path: str | None, kind: str, data, version: int = 1) -> None:
 
 
 def _list_option(name: str, default: str, help: str):
-    return click.option(name, default=default, show_default=True, help=help + " (e.g. 32,64 or 2^5..2^13)")
+    return click.option(name, default=default, show_default=True, type=Sizes(),
+                        help=help + " (e.g. 32,64 or 2^5..2^13)")
 
 
 def parse_time_ns(text: str) -> float:

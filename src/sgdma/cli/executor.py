@@ -9,7 +9,9 @@ import click
 
 
 def executor_options(f):
-    f = click.option("--cache", default=None, type=click.Path(file_okay=False),
+    from sgdma.cli.common import OutPath
+
+    f = click.option("--cache", default=None, type=OutPath(directory=True),
                      help="keep finished chunks here; an interrupted sweep resumes from them")(f)
     f = click.option("--scheduler", default=None,
                      help="Dask scheduler address (tcp://host:8786) [default: a local cluster]")(f)

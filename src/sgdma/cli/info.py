@@ -5,13 +5,13 @@ import sys
 
 import click
 
-from sgdma.cli.common import _core_constants, _write_json
+from sgdma.cli.common import OutPath, _core_constants, _write_json
 from sgdma.hw import presets
 
 
 @click.command()
 @click.option("--board", default="zcu111", show_default=True, help="board preset name or .toml file")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the preset as JSON")
+@click.option("--json", "json_path", type=OutPath(), help="write the preset as JSON")
 def info(board: str, json_path: str | None) -> None:
     """The preset's address map, clocks, widths, and the source of every number.
 

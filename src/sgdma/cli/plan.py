@@ -1,15 +1,13 @@
 """``sgdma plan``: will a gate stream keep up?"""
 from __future__ import annotations
 
-import sys
-
 import click
 
-from sgdma.cli.common import _write_record, parse_time_ns
+from sgdma.cli.common import SEED_MAX, OutPath, Time, _write_record, exit_verdict
 
 
 @click.command("plan")
-@click.option("--gate-time", required=True, help="time per gate, e.g. 1us or 250ns")
+@click.option("--gate-time", required=True, type=Time(), help="time per gate, e.g. 1us or 250ns")
 @click.option("--bytes-per-gate", required=True, type=click.IntRange(1, 1 << 26))
 @click.option("--channels", default=1, show_default=True, type=click.IntRange(1, 1024),
               help="gate streams multiplexed on one AXI DMA")
@@ -17,18 +15,18 @@ from sgdma.cli.common import _write_record, parse_time_ns
 @click.option("--fifo-depth", default=64, show_default=True, type=click.IntRange(1, 1 << 20),
               help="DAC FIFO in stream words")
 @click.option("--trials", default=20, show_default=True, type=click.IntRange(1, 10_000))
-@click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the plan as JSON")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
+@click.option("--json", "json_path", type=OutPath(), help="write the plan as JSON")
 @click.option("--map", "with_map", is_flag=True,
               help="add a feasibility map: gate time x bytes per gate, 1/8..8x around the point")
-@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", default=None, type=OutPath(directory=True),
               help="write the report (report.html, figures) here")
 def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, json_path, with_map, out_dir):
     """Feasible or not, the margin, and a recommended BD size and ring, from short runs of the timed model."""
     from sgdma.experiments import plan as pl
 
     try:
-        p = pl.plan(parse_time_ns(gate_time), bytes_per_gate, channels, board, fifo_depth, trials, seed)
+        p = pl.plan(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed)
     except ValueError as e:
         raise click.UsageError(str(e))
     click.echo(f"{'FEASIBLE' if p.feasible else 'NOT FEASIBLE'} on {p.board}: need {p.required_mbps:.1f} MB/s, "
@@ -38,7 +36,7 @@ def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, see
     click.echo(f"  why: {p.reason}")
     rec = {"kind": "plan", "version": 1, "title": f"sgdma plan on {p.board}", **p.as_dict()}
     if with_map:
-        t = parse_time_ns(gate_time)
+        t = float(gate_time)
         rec["map"] = pl.feasibility_map([t * 2.0 ** k for k in range(-3, 4)],
                                         sorted({max(1, bytes_per_gate * 2 ** k) for k in range(-3, 4)}),
                                         board, fifo_depth, seed)
@@ -49,4 +47,4 @@ def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, see
         from sgdma.output import report
 
         click.echo(f"  report: {report.write(rec, out_dir)['report_html']}")
-    sys.exit(0 if p.feasible else 2)
+    exit_verdict(p.feasible)

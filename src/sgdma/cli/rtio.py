@@ -1,12 +1,13 @@
 """``sgdma rtio``: ARTIQ-style real-time I/O on the virtual board - initiator bench, analyzer dumps to VCD, demo."""
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
 import click
 
-from sgdma.cli.common import _write_json
+from sgdma.cli.common import OutPath, _write_json
 
 INITIATORS = ("csr", "acp", "acp-batch", "fifo")
 
@@ -32,9 +33,9 @@ def rtio() -> None:
 @click.option("--board", default="zc706", show_default=True, help="board preset with an [rtio] section")
 @click.option("--baseline", default="kc705_softcore", show_default=True,
               help="softcore preset measured with the CSR initiator alongside ('' to skip)")
-@click.option("--batch", default=64, show_default=True, help="events per ACPKI batch")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the results as JSON")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write the interval bar chart here")
+@click.option("--batch", default=64, show_default=True, type=click.IntRange(1, 1 << 16), help="events per ACPKI batch")
+@click.option("--json", "json_path", type=OutPath(), help="write the results as JSON")
+@click.option("--plot", "plot_dir", type=OutPath(directory=True), help="write the interval bar chart here")
 def bench(initiator: str, board: str, baseline: str, batch: int, json_path, plot_dir) -> None:
     """Sustained event interval (shortest pulse period without underflow) per initiator (seed 001 Fig. 2)."""
     from sgdma.rtio import bench as B
@@ -65,14 +66,14 @@ def bench(initiator: str, board: str, baseline: str, batch: int, json_path, plot
 
 @rtio.command()
 @click.argument("dump", type=click.Path(exists=True, dir_okay=False))
-@click.option("--vcd", "vcd_path", type=click.Path(dir_okay=False), required=True, help="VCD file to write")
+@click.option("--vcd", "vcd_path", type=OutPath(), required=True, help="VCD file to write")
 @click.option("--ref-period-ns", default=1.0, show_default=True, help="the core's reference period (mu)")
 @click.option("--wide", default="8", show_default=True, help="comma-separated channels drawn as 64-bit data")
 def analyze(dump: str, vcd_path: str, ref_period_ns: float, wide: str) -> None:
     """Convert an analyzer DUMP (ARTIQ's format) into a VCD with one signal per channel and the slack trace."""
     from sgdma.rtio.analyzer import decode_dump, summary, to_vcd
 
-    if not ref_period_ns > 0:
+    if not (ref_period_ns > 0 and math.isfinite(ref_period_ns)):
         raise click.BadParameter(f"{ref_period_ns}: must be > 0", param_hint="--ref-period-ns")
     try:
         wide_set = {int(x) for x in wide.split(",") if x.strip()}
@@ -93,9 +94,11 @@ def analyze(dump: str, vcd_path: str, ref_period_ns: float, wide: str) -> None:
 
 @rtio.command()
 @click.option("--board", default="zc706", show_default=True)
-@click.option("--pulses", default=2000, show_default=True, help="pulses in the recorded train")
-@click.option("--period-ns", default=200.0, show_default=True, help="pulse period of the recorded train")
-@click.option("--out", "out_dir", default="rtio_demo", show_default=True, type=click.Path(file_okay=False))
+@click.option("--pulses", default=2000, show_default=True, type=click.IntRange(1, 1 << 20),
+              help="pulses in the recorded train")
+@click.option("--period-ns", default=200.0, show_default=True, type=click.FloatRange(0, 1e9, min_open=True),
+              help="pulse period of the recorded train")
+@click.option("--out", "out_dir", default="rtio_demo", show_default=True, type=OutPath(directory=True))
 def demo(board: str, pulses: int, period_ns: float, out_dir: str) -> None:
     """Record a pulse train with CoreDMA, play it back with the analyzer on, write the VCD and a plot, and print
     the sustained DMA event interval with and without the analyzer."""
@@ -104,8 +107,8 @@ def demo(board: str, pulses: int, period_ns: float, out_dir: str) -> None:
     from sgdma.rtio import bench as B
     from sgdma.rtio.analyzer import Analyzer, decode_dump, summary, to_vcd
 
-    if pulses < 1:
-        raise click.BadParameter(f"{pulses}: at least one pulse", param_hint="--pulses")
+    if not math.isfinite(period_ns):
+        raise click.BadParameter(f"{period_ns}: must be a finite number of ns", param_hint="--period-ns")
     vb = _board(board)
     core = Core(vb, "csr")
     period = core.seconds_to_mu(period_ns * 1e-9)

@@ -1,11 +1,9 @@
 """``sgdma selftest``: MM2S -> S2MM loopback."""
 from __future__ import annotations
 
-import sys
-
 import click
 
-from sgdma.cli.common import _write_json
+from sgdma.cli.common import SEED_MAX, OutPath, _write_json, exit_verdict
 
 
 def _print_selftest(res, title: str) -> None:
@@ -28,12 +26,12 @@ def _print_selftest(res, title: str) -> None:
 
 @click.command("selftest")
 @click.option("--board", default="zcu111", show_default=True, help="board preset")
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
 @click.option("--rounds", default=4, show_default=True, type=click.IntRange(1, 10_000))
 @click.option("--packets", default=32, show_default=True, type=click.IntRange(1, 100_000), help="packets per round")
 @click.option("--max-packet", default=3000, show_default=True, type=click.IntRange(1, 1 << 26),
               help="largest packet in bytes")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the result as JSON")
+@click.option("--json", "json_path", type=OutPath(), help="write the result as JSON")
 def selftest_cmd(board: str, seed: int, rounds: int, packets: int, max_packet: int, json_path: str | None) -> None:
     """MM2S -> S2MM loopback with random packet sizes and BD splits; non-zero exit on any mismatch."""
     from sgdma.experiments import selftest
@@ -44,4 +42,4 @@ def selftest_cmd(board: str, seed: int, rounds: int, packets: int, max_packet: i
         raise click.UsageError(str(e))
     _print_selftest(res, "sgdma selftest")
     _write_json(json_path, res.as_dict())
-    sys.exit(0 if res.ok else 1)
+    exit_verdict(res.ok)

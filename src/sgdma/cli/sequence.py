@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import _write_json, parse_time_ns
+from sgdma.cli.common import SEED_MAX, OutPath, Progress, Time, _write_json
 
 
 def _playback_options(f):
@@ -12,14 +12,14 @@ def _playback_options(f):
                      help="APU -> RPU hand-off of the ring address")(f)
     f = click.option("--fifo-depth", default=64, show_default=True, type=click.IntRange(1, 1 << 20),
                      help="DAC FIFO in the PL, in stream words")(f)
-    f = click.option("--gate-time", default="1us", show_default=True,
+    f = click.option("--gate-time", default="1us", show_default=True, type=Time(),
                      help="duration of a gate of the circuit's median length (e.g. 1us, 250ns)")(f)
     f = click.option("--passes", default=1, show_default=True, type=click.IntRange(1, 1 << 20),
                      help="play the circuit this many times from one closed ring (cyclic mode)")(f)
-    f = click.option("--seed", default=0, show_default=True, type=int)(f)
-    f = click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+    f = click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))(f)
+    f = click.option("--out", "out_dir", default=None, type=OutPath(directory=True),
                      help="directory for report.html, result.json, the figures (PNG, SVG), timeline.vcd, timeline.json")(f)
-    f = click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the summary as JSON")(f)
+    f = click.option("--json", "json_path", type=OutPath(), help="write the summary as JSON")(f)
     return f
 
 
@@ -28,13 +28,14 @@ def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, o
     from sgdma.sequence.playback import PlaybackConfig
     from sgdma.sequence import SequenceError
 
-    cfg = PlaybackConfig(mailbox=mailbox, fifo_depth=fifo_depth, gate_time_ns=parse_time_ns(gate_time),
+    cfg = PlaybackConfig(mailbox=mailbox, fifo_depth=fifo_depth, gate_time_ns=gate_time,
                          passes=passes, seed=seed)
     out_dir = out_dir or "sgdma-out"
-    try:
-        data = run_circuit(circuit, board, cfg, out_dir, seed, title)
-    except (SequenceError, ValueError) as e:
-        raise click.UsageError(str(e))
+    with Progress("playing") as bar:
+        try:
+            data = run_circuit(circuit, board, cfg, out_dir, seed, title, progress=bar.update)
+        except (SequenceError, ValueError) as e:
+            raise click.UsageError(str(e))
     click.echo(title)
     click.echo(f"  board                {data['board']}; {data['gates']} gates in {data['bds']} BDs "
                f"(one AXI-Stream packet per gate)")

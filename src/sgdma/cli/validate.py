@@ -1,20 +1,18 @@
 """``sgdma validate``: the model against every public figure."""
 from __future__ import annotations
 
-import sys
-
 import click
 
-from sgdma.cli.common import _write_json
+from sgdma.cli.common import SEED_MAX, OutPath, _write_json, exit_verdict
 from sgdma.cli.executor import executor_options, open_executor
 
 
 @click.command()
 @click.option("--trials", default=100, show_default=True, type=click.IntRange(1, 10_000),
               help="trials per point of the S0 sweep (the spread checks need enough trials to see refresh)")
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
 @executor_options
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the checks as JSON")
+@click.option("--json", "json_path", type=OutPath(), help="write the checks as JSON")
 def validate(trials: int, seed: int, jobs: int | None, executor: str, scheduler: str | None, cache: str | None,
              json_path: str | None) -> None:
     """Each public figure (calibration.md) beside the model's value; non-zero exit if one is out of band."""
@@ -33,4 +31,4 @@ def validate(trials: int, seed: int, jobs: int | None, executor: str, scheduler:
     failed = [c for c in checks if not c.ok]
     click.echo(f"{len(checks) - len(failed)} of {len(checks)} figures within their bands")
     _write_json(json_path, [c.as_dict() for c in checks])
-    sys.exit(1 if failed else 0)
+    exit_verdict(not failed)

@@ -25,6 +25,7 @@ import numpy as np
 
 from sgdma import _core
 from sgdma.hw import pg021 as P
+from sgdma.board.threads import single_threaded
 from sgdma.board.virtual import PhysicalArray, VirtualBoard
 from sgdma.driver.errors import ArgumentError, DmaError  # noqa: F401  (registers the exception classes)
 
@@ -83,6 +84,7 @@ class Completions:
         return out
 
 
+@single_threaded(lambda r: r.channel.board._thread_owner)
 class Ring:
     """A BD ring in board memory, owned by one channel."""
 
@@ -101,6 +103,31 @@ class Ring:
         # reclaimed: freeing them earlier would let the allocator reuse memory
         # the DMA has yet to read.
         self._owners = np.empty(n_bds, dtype=object)
+        self._cyclic = False
+        board._rings.add(self)
+
+    def _dma_uses(self, lo: int, hi: int) -> str | None:
+        """Why [lo, hi) may still reach the DMA through this ring (None: it cannot)."""
+        st = self._r.state()
+        busy = self.count - st["n_free"]
+        cyclic = self._cyclic and self.channel._owned is self
+        if not busy and not cyclic:
+            return None
+        idx = np.arange(self.count) if cyclic else (st["reclaim"] + np.arange(busy)) % self.count
+        bds = self.bds[idx]
+        live = np.ones(len(idx), bool) if cyclic else (bds["status"] & P.BD_STS_CMPLT) == 0
+        if not live.any():
+            return None
+        if lo < self.address + self.count * P.BD_SIZE and self.address < hi:
+            return f"it holds the descriptors of a ring at 0x{self.address:x} with BDs the DMA has not completed"
+        start = bds["buffer"].astype(np.uint64) | (bds["buffer_msb"].astype(np.uint64) << np.uint64(32))
+        end = start + (bds["control"] & P.BD_LEN_MASK).astype(np.uint64)
+        hit = live & (start < np.uint64(hi)) & (end > np.uint64(lo))
+        if hit.any():
+            i = int(idx[np.flatnonzero(hit)[0]])
+            return (f"BD {i} of the {self.channel.direction} ring at 0x{self.address:x} still hands it to the DMA"
+                    + (" (cyclic mode: until a reset)" if cyclic else ""))
+        return None
 
     # -- inspection --------------------------------------------------------------
     @property
@@ -145,6 +172,7 @@ class Ring:
         flags = np.ascontiguousarray(flags, dtype=np.uint8).reshape(-1)
         if app is not None:
             app = np.ascontiguousarray(app, dtype=np.uint32).reshape(n, P.BD_APP_COUNT)
+        self.channel.board.check_dma_range(addresses, lengths)
         self._r.fill(n, addresses, lengths, flags, app)
 
     def plan_packets(self, buffers, max_bd_bytes: int | None = None, with_owner: bool = False):
@@ -156,7 +184,8 @@ class Ring:
         if limit <= 0:
             raise ArgumentError(f"max_bd_bytes={max_bd_bytes}: must be at least the stream width "
                                 f"({ch.data_bytes} bytes)")
-        starts = np.array([b.physical_address for b in buffers], dtype=np.uint64)
+        board = ch.board
+        starts = np.array([board.own(b, f"buffers[{i}]") for i, b in enumerate(buffers)], dtype=np.uint64)
         sizes = np.array([b.nbytes for b in buffers], dtype=np.uint64)
         per = np.maximum(1, (sizes + np.uint64(limit - 1)) // np.uint64(limit)).astype(np.int64)
         owner = np.repeat(np.arange(len(buffers)), per)
@@ -206,12 +235,14 @@ class Ring:
         """Start cyclic playback of the whole (filled, closed) ring."""
         self._r.start_cyclic()
         self.channel._owned = self
+        self._cyclic = True
 
     def prepare_cyclic(self) -> int:
         """start_cyclic() without the trigger; returns the tail address (outside the
         chain) to write later with ``channel.write_tail``."""
         tail = self._r.prepare_cyclic()
         self.channel._owned = self
+        self._cyclic = True
         return tail
 
     def wait(self, timeout_ns: float = 10e6) -> None:
@@ -230,6 +261,7 @@ class Ring:
         self._r.rearm(n)
 
 
+@single_threaded(lambda c: c.board._thread_owner)
 class Channel:
     """One direction of an AXI DMA: control, simple transfers and rings."""
 
@@ -342,9 +374,10 @@ class Channel:
         nbytes = buffer.nbytes if nbytes is None else nbytes
         if nbytes > buffer.nbytes:
             raise ArgumentError(f"nbytes={nbytes} exceeds the buffer ({buffer.nbytes} bytes)")
-        self._c.simple_start(buffer.physical_address, nbytes)
+        self._c.simple_start(self.board.own(buffer), nbytes)
 
     def start_simple(self, address: int, nbytes: int) -> None:
+        self.board.check_dma_range([address], [nbytes], "address")
         self._c.simple_start(address, nbytes)
 
     def wait(self, timeout_ns: float = 10e6) -> int:
@@ -358,6 +391,7 @@ class Channel:
         return Ring(self, n_bds, region=region, closed=closed, physical_address=physical_address)
 
 
+@single_threaded(lambda d: d.board._thread_owner)
 class AxiDma:
     """An AXI DMA instance: ``.mm2s`` and ``.s2mm`` channels (names as in pynq.lib.dma)."""
 

@@ -79,11 +79,13 @@ def stats(values: Iterable[float]) -> dict:
     return {"median": float(np.median(a)), "min": float(a.min()), "max": float(a.max())}
 
 
-parse_size = units.parse_size
+def parse_size(text) -> int:
+    """Bytes in the one unit grammar (sgdma.hw.units)."""
+    return units.parse_size(text)
 
 
-def parse_list(text: str) -> list[int]:
-    """'32,64,128', '2^5..2^13' or '32..8192' (powers of two between the ends)."""
+def parse_list(text) -> list[int]:
+    """'32,64,128', '2^5..2^13' or '32..8192' (powers of two between the ends): sgdma.hw.units.parse_sizes."""
     return units.parse_sizes(text)
 
 
@@ -290,6 +292,12 @@ def run_point(bench: Bench, p: Point) -> Record:
     return _record(setup, p, [run_chunk((setup, Chunk(0, p, 0, setup.trials)))])
 
 
+#: Work bound of one sweep, checked before any point runs: BD executions (trials x BDs x cycles, summed over
+#: the points).  S0's full Table II sweep is ~1.4e8; assumed: the limit is ~30x that (hours on a 2-core VM).
+MAX_SWEEP_BD_RUNS = 1 << 32
+MAX_POINTS = 1 << 16         # points of one sweep (S0's Table II has 169)
+
+
 def sweep(setup: Setup, points: list[Point], jobs: int = 1, executor=None, cache: str | None = None,
           progress=None) -> Iterator[Record]:
     """Records in the order of `points`; every point is checked before any runs.
@@ -300,6 +308,10 @@ def sweep(setup: Setup, points: list[Point], jobs: int = 1, executor=None, cache
     resumes.  `progress(done_trials, total_trials)` is called as chunks finish."""
     from sgdma.executor import LocalExecutor
 
+    work = setup.trials * sum(p.bds * p.cycles for p in points)
+    if work > MAX_SWEEP_BD_RUNS:
+        raise SweepError(f"the sweep runs {work:.3g} BDs ({setup.trials} trials x BDs x cycles over {len(points)} "
+                         f"points), over the limit of {MAX_SWEEP_BD_RUNS:.3g}; fewer --trials, --bds or --cycles")
     bench = Bench(setup)
     for p in points:
         bench.check(p)

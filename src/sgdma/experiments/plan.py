@@ -9,6 +9,7 @@ trial still does.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -16,6 +17,8 @@ import numpy as np
 from sgdma.experiments import characterize as ch
 from sgdma.board.virtual import VirtualBoard
 from sgdma.driver.axidma import AxiDma
+from sgdma.hw import units
+from sgdma.hw.layout import Layout
 
 MARGIN_TARGET = 1.2       # keep 20 % headroom over the need, on the worst trial
 RING_CANDIDATES = (16, 64, 256, 1024, 4096)
@@ -54,25 +57,86 @@ def short_playback(board_name: str, bytes_per_bd: int, n_bds: int, word_ns: floa
     return b.dac.report()
 
 
+@dataclass(frozen=True)
+class Bound:
+    """An analytic limit checked before any simulation: what it is, the need and the capacity."""
+    name: str            # "stream bandwidth", "memory bandwidth", "memory", "BD length"
+    need: float
+    capacity: float
+    unit: str
+    why: str
+
+    @property
+    def ok(self) -> bool:
+        return self.need <= self.capacity
+
+
+def bounds(gate_time_ns: float, bytes_per_gate: int, channels: int, board: VirtualBoard) -> list[Bound]:
+    """Every analytic bound of the design on ``board`` (PG021: the stream moves one data-width word per DMA
+    clock; a gate that is not a whole number of words still takes its last beat, with TKEEP)."""
+    blk = board.axi_dma
+    width = blk.data_bytes
+    beats = -(-bytes_per_gate // width)
+    beat_ns = 1e3 / blk.clock_mhz
+    stream_mbps = width * blk.clock_mhz
+    need_stream = channels * beats * width / gate_time_ns * 1e3
+    out = [Bound("stream bandwidth", need_stream, stream_mbps, "MB/s",
+                 f"{channels} x {beats} beat(s) of {width} B per {gate_time_ns:g} ns gate; the {blk.data_width}-bit "
+                 f"stream at {blk.clock_mhz:g} MHz moves one beat per {beat_ns:.3g} ns "
+                 f"(a gate needs >= {channels * beats * beat_ns:.4g} ns)")]
+    ic_w, ic_mhz = board.option("ic.width_bits"), board.option("ic.clock_mhz")
+    if ic_w > 0 and ic_mhz > 0:
+        out.append(Bound("memory bandwidth", channels * bytes_per_gate / gate_time_ns * 1e3, ic_w / 8 * ic_mhz, "MB/s",
+                         f"the DMA reads through a {ic_w:g}-bit memory port at {ic_mhz:g} MHz (preset [ic])"))
+    lay = Layout.of(board)
+    out.append(Bound("memory", 2 * beats * width, lay.buffer_bytes, "B",
+                     f"a ring needs room for at least two gates ({beats * width} B each) in the "
+                     f"{lay.buffer_bytes} B buffer region of the preset's [layout]"))
+    return out
+
+
 def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str = "zcu111",
          fifo_depth: int = 64, trials: int = 20, seed: int = 0) -> Plan:
-    if not gate_time_ns > 0 or bytes_per_gate < 1 or channels < 1:
-        raise ValueError("gate time must be > 0, bytes per gate >= 1 and channels >= 1")
+    """A verdict for every input: infeasible with the analytic bound that rules it out before any simulation;
+    otherwise short timed runs decide (worst-trial throughput, then DAC underflows behind the FIFO)."""
+    if not (isinstance(gate_time_ns, (int, float)) and math.isfinite(gate_time_ns) and gate_time_ns > 0):
+        raise ValueError(f"gate time {gate_time_ns!r} ns: must be a finite time > 0")
+    for name, v, lo in (("bytes per gate", bytes_per_gate, 1), ("channels", channels, 1),
+                        ("fifo depth", fifo_depth, 1), ("trials", trials, 1), ("seed", seed, 0)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+            raise ValueError(f"{name} {v!r}: must be a whole number >= {lo}")
+    span_ns = gate_time_ns * 4096 * 256 * channels            # the longest playback the planner may run
+    if span_ns > units.TIME_MAX_NS:
+        raise ValueError(f"--gate-time {gate_time_ns:g} ns: a planning playback (up to 256 BDs x 4096 gates) would span "
+                         f"{span_ns / 1e9:.3g} s of virtual time, beyond the board clock's {units.TIME_MAX_NS / 1e9:.3g} s; "
+                         f"use a gate time under {units.TIME_MAX_NS / (4096 * 256 * channels) / 1e9:.3g} s")
     vb = VirtualBoard(board)
     width, max_len = vb.axi_dma.data_bytes, vb.axi_dma.max_length
     gate_bytes = -(-bytes_per_gate // width) * width          # whole stream words per gate
     need = channels * bytes_per_gate / gate_time_ns * 1e3     # MB/s
+    for b in bounds(gate_time_ns, bytes_per_gate, channels, vb):
+        if not b.ok:
+            return Plan(board, False, b.capacity / b.need, need, 0.0, gate_bytes, 1, 0, 0,
+                        f"{b.name}: needs {b.need:.4g} {b.unit}, at most {b.capacity:.4g} {b.unit} ({b.why}); "
+                        "decided analytically, nothing simulated", [])
+    lay = Layout.of(vb)
     setup = ch.Setup(board=board, trials=trials, seed=seed, timing_only=True)
     tried, choice = [], None
+    largest_bd = max_len // width * width
     k = 1
-    while k * gate_bytes <= max_len and k <= 4096:
-        bpb = k * gate_bytes
-        (rec,) = ch.sweep(setup, [ch.Point(bpb, 1024)])
+    while k <= 4096:
+        bpb = min(k * gate_bytes, largest_bd)                  # a gate over the BD limit spans several BDs
+        n_bds = min(1024, lay.max_bds, lay.buffer_bytes // bpb)
+        if n_bds < 2:
+            break
+        (rec,) = ch.sweep(setup, [ch.Point(bpb, n_bds)])
         worst = rec.throughput_mbps["min"]
-        tried.append({"bytes_per_bd": bpb, "gates_per_bd": k, "worst_mbps": worst, "median_mbps":
+        tried.append({"bytes_per_bd": bpb, "gates_per_bd": k, "bds": n_bds, "worst_mbps": worst, "median_mbps":
                       rec.throughput_mbps["median"], "latency_ns_max": rec.latency_ns["max"]})
         if worst >= MARGIN_TARGET * need:
             choice = (k, bpb, worst)
+            break
+        if bpb == largest_bd or (k * 2) * gate_bytes > max_len:
             break
         k *= 2
     if choice is None:
@@ -80,21 +144,26 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
                                                                            "gates_per_bd": 1}
         return Plan(board, False, best["worst_mbps"] / need, need, best["worst_mbps"], best["bytes_per_bd"],
                     best["gates_per_bd"], 0, 0,
-                    f"needs {need:.1f} MB/s; the best BD size ({best['bytes_per_bd']} B) reaches "
-                    f"{best['worst_mbps']:.1f} MB/s on its worst trial", tried)
+                    f"measured throughput: needs {need:.1f} MB/s with {MARGIN_TARGET:.1f}x margin; the best BD size "
+                    f"({best['bytes_per_bd']} B) reaches {best['worst_mbps']:.1f} MB/s on its worst trial", tried)
     k, bpb, worst = choice
     # the DAC plays one word every word_ns: channels gates of gate_bytes per gate time
     word_ns = gate_time_ns / (channels * gate_bytes / width)
-    report = short_playback(board, bpb, 256, word_ns, fifo_depth, seed)
-    ring_bds = next((n for n in RING_CANDIDATES
-                     if next(iter(ch.sweep(setup, [ch.Point(bpb, n)]))).throughput_mbps["min"] >= MARGIN_TARGET * need),
+    n_play = min(256, lay.max_bds, lay.buffer_bytes // bpb)
+    report = short_playback(board, bpb, n_play, word_ns, fifo_depth, seed)
+    ring_bds = next((n for n in RING_CANDIDATES if n * bpb <= lay.buffer_bytes and n <= lay.max_bds
+                     and next(iter(ch.sweep(setup, [ch.Point(bpb, n)]))).throughput_mbps["min"] >= MARGIN_TARGET * need),
                     0)
     under = len(report["underflows"])
     feasible = under == 0
     reason = (f"{k} gate(s) of {gate_bytes} B per BD sustain {worst:.1f} MB/s on the worst of {trials} trials "
-              f"against {need:.1f} MB/s needed ({worst / need:.2f}x); a 256-BD playback into a "
+              f"against {need:.1f} MB/s needed ({worst / need:.2f}x); a {n_play}-BD playback into a "
               f"{fifo_depth}-word DAC FIFO had {under} underflows")
-    if k > 1:
+    if not feasible:
+        reason = f"FIFO: {reason} (a deeper FIFO or larger BDs hide the DMA's per-BD gaps)"
+    if bpb < gate_bytes:
+        reason += f"; a gate of {gate_bytes} B spans {-(-gate_bytes // bpb)} BDs of one packet"
+    elif k > 1:
         reason += "; one packet per BD then carries several gates (the PL splits them by size)"
     if not ring_bds:
         reason += (f"; no ring of {', '.join(map(str, RING_CANDIDATES))} BDs kept the {MARGIN_TARGET:.1f}x margin on "

@@ -27,6 +27,30 @@ def path(preset: str | Path) -> Path:
 
 
 _INCLUDE_DEPTH_MAX = 4
+#: The sections every preset has: those of the reference preset pg021.toml (the schema is that file).
+REQUIRED_SECTIONS = ("dma", "ic", "cpu", "gpio", "stream", "layout", "ddr", "dram")
+
+
+def _check_schema(doc: dict, p: Path) -> None:
+    """Every section of REQUIRED_SECTIONS present and every entry a table with a ``value``; ValueError names
+    the file, the section or key, and the fix."""
+    missing = [s for s in REQUIRED_SECTIONS if not isinstance(doc.get(s), dict)]
+    if missing:
+        raise ValueError(f"board preset {str(p)!r}: missing section(s) {', '.join('[' + s + ']' for s in missing)}; "
+                         f"copy them from {directory() / 'pg021.toml'}")
+    for key, item in _leaves(doc):
+        if not isinstance(item, dict) or "value" not in item:
+            raise ValueError(f"board preset {str(p)!r}: {key} = {item!r} is not a table with a value; "
+                             "write it as {{ value = ..., unit = ..., source = ... }}")
+
+
+def _leaves(doc: dict, prefix: str = ""):
+    for key, item in doc.items():
+        full = f"{prefix}{key}"
+        if isinstance(item, dict) and "value" not in item:
+            yield from _leaves(item, full + ".")
+        elif prefix:                            # top-level scalars (name, description) are free text
+            yield full, item
 
 
 def load(preset: str | Path) -> dict:
@@ -36,7 +60,15 @@ def load(preset: str | Path) -> dict:
     the table of the same place from NAME.toml next to the file (e.g. ``parts/ddr4-2400-micron-083e``);
     it must be the table's first key; the including file's own keys win.  The C loader (csrc/vboard/bus/config.c) reads the same way.
     """
-    return _load(path(preset), 0)
+    p = path(preset)
+    doc = _load(p, 0)
+    _check_schema(doc, p)
+    return doc
+
+
+def load_part(file: str | Path) -> dict:
+    """A shared part (presets/parts/*.toml): only the sections it provides, includes resolved, no schema."""
+    return _load(Path(file), 0)
 
 
 def _load(file: Path, depth: int) -> dict:
@@ -47,6 +79,8 @@ def _load(file: Path, depth: int) -> dict:
             doc = tomllib.load(f)
     except FileNotFoundError:
         raise ValueError(f"preset file {file} does not exist (includes are relative to the including file)") from None
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ValueError(f"board preset {str(file)!r}: cannot read it: {e}") from None
     return _resolve(doc, [], file, depth)
 
 

@@ -1,116 +1,155 @@
-"""The one parser of quantities users type: sizes, times and rates.
+"""One grammar for sizes, times and rates, used by every command and API entry point.
 
-    parse_size("128KiB") -> 131072      K, KB, KiB = 2^10; M, MB, MiB = 2^20; G, GB, GiB = 2^30; "2^12"; B optional
-    parse_sizes("64..32KiB") -> [64, 128, ..., 32768]   comma list; "lo..hi" = the powers of two between
-    parse_time_ns("2.5 us") -> 2500.0   ps, ns, us (µs), ms, s; a bare number is seconds
-    parse_rate("40 MS/s") -> 40e6       Hz, kHz, MHz, GHz, S/s, sps, /s, or a bare k/M/G suffix (10^3, 10^6, 10^9)
+Sizes (bytes):   4096, 4K, 4KB, 4KiB, 1M, 1MiB, 1G, 1GiB, 2^12, 4096B.  K/M/G and Ki/Mi/Gi are both binary
+                 (1024^n): a DMA buffer or BD length is counted in powers of two, as PG021 and PYNQ do.
+Times:           1ps, 250ns, 2.5us, 2.5 µs, 3ms, 1s, or a bare number of seconds (1e-6).
+Rates (1/s):     40e6, 40M, 40MHz, 40 MS/s, 40Msps, 2.5GHz, 100kHz (k/M/G are decimal: 10^3n).
 
-Numbers (int/float) pass through.  Every error is a UnitError (a ValueError) naming the text and the grammar.
+Every value is range-checked against what the virtual board can represent: times are whole picoseconds in a
+uint64 clock (csrc/vboard/vboard.h vb_now_ps), so a time below 1 ps (not zero after rounding) or above
+TIME_MAX_NS is refused; sizes are refused beyond SIZE_MAX_BYTES (a 48-bit physical address space, the widest
+the presets map); inf and nan are refused everywhere.  Errors are ``UnitError`` (a ValueError) naming the option.
 """
 from __future__ import annotations
 
 import math
 import re
 
+PS_PER_NS = 1000
+TIME_MIN_NS = 1.0 / PS_PER_NS                  # the board clock's resolution: 1 ps
+TIME_MAX_NS = float((1 << 63) // PS_PER_NS)    # the ps clock is uint64; keep a sign bit of headroom
+SIZE_MAX_BYTES = 1 << 48                       # widest physical address space of any preset
+RATE_MAX_HZ = 1e12                             # one event per ps: the finest the clock can tell apart
+
+_SIZE_UNITS = {"": 1, "b": 1}
+for _i, _p in enumerate("kmgt", start=1):
+    for _suffix in (_p, _p + "b", _p + "i", _p + "ib"):
+        _SIZE_UNITS[_suffix] = 1 << (10 * _i)
+_TIME_UNITS = {"ps": 1e-3, "ns": 1.0, "us": 1e3, "µs": 1e3, "μs": 1e3, "ms": 1e6, "s": 1e9, "": 1e9}
+_RATE_PREFIX = {"": 1.0, "k": 1e3, "m": 1e6, "g": 1e9}
+_NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?"
+_SIZE_RE = re.compile(rf"^({_NUM})\s*([a-z]*)$", re.I)
+_TIME_RE = re.compile(rf"^({_NUM})\s*(ps|ns|us|µs|μs|ms|s|)$", re.I)
+_RATE_RE = re.compile(rf"^({_NUM})\s*([kmg]?)\s*(hz|s/s|sps|/s|)$", re.I)
+
 
 class UnitError(ValueError):
-    """Text that is not a size, time or rate."""
+    """A size, time or rate that does not parse or is out of range; ``.option`` names the option."""
+
+    def __init__(self, message: str, option: str | None = None):
+        super().__init__(f"{option}: {message}" if option else message)
+        self.option = option
 
 
-_SIZE_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
-               "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30}
-_TIME_UNITS = {"ps": 1e-3, "ns": 1.0, "us": 1e3, "µs": 1e3, "μs": 1e3, "ms": 1e6, "s": 1e9}
-_RATE_PREFIX = {"": 1.0, "k": 1e3, "m": 1e6, "g": 1e9}
-_NUMBER = r"([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)"
-_SIZE = re.compile(rf"^{_NUMBER}([a-z]*)$", re.I)
-_TIME = re.compile(rf"^{_NUMBER}([a-zµμ]*)$", re.I)
-_RATE = re.compile(rf"^{_NUMBER}([kmg]?)(hz|s/s|sps|/s)?$", re.I)
-
-SIZE_GRAMMAR = "use 4096, 4K, 128KiB, 1MiB, 2GiB or 2^12"
-SIZES_GRAMMAR = "use a comma list (64,128,1KiB) or a range of powers of two (64..32KiB, 2^5..2^13)"
-TIME_GRAMMAR = "use e.g. 250ps, 2ns, 1.5us, 2ms or 1e-6 (seconds)"
-RATE_GRAMMAR = "use e.g. 40e6, 40M, 40 MS/s, 250MHz or 1.2GHz"
+def _finite(x: float, value, option, what: str) -> float:
+    if math.isnan(x) or math.isinf(x):
+        raise UnitError(f"{value!r} is not a {what}: inf and nan are refused", option)
+    return x
 
 
-def _compact(text) -> str:
-    return str(text).strip().replace(" ", "").replace("_", "")
-
-
-def parse_size(text) -> int:
-    """Bytes from 4096, "4096", "4K", "4KiB", "1MiB", "2GiB", "2^12" (K, KB and KiB all mean 1024)."""
-    if isinstance(text, bool):
-        raise UnitError(f"not a size: {text!r} ({SIZE_GRAMMAR})")
-    if isinstance(text, int):
-        return text
-    if isinstance(text, float):
-        if text.is_integer():
-            return int(text)
-        raise UnitError(f"not a whole number of bytes: {text!r}")
-    t = _compact(text)
-    if "^" in t:
-        base, _, exp = t.partition("^")
-        if not (base.isdigit() and exp.isdigit()):
-            raise UnitError(f"not a size: {text!r} ({SIZE_GRAMMAR})")
-        return int(base) ** int(exp)
-    m = _SIZE.match(t)
-    if not m or m.group(2).lower() not in _SIZE_UNITS:
-        raise UnitError(f"not a size: {text!r} ({SIZE_GRAMMAR})")
-    value = float(m.group(1)) * _SIZE_UNITS[m.group(2).lower()]
-    if not value.is_integer():
-        raise UnitError(f"not a whole number of bytes: {text!r}")
-    if "." not in m.group(1) and "e" not in m.group(1).lower():
-        return int(m.group(1)) * _SIZE_UNITS[m.group(2).lower()]   # exact for any integer
-    return int(value)
-
-
-def parse_sizes(text) -> list[int]:
-    """A list of sizes: [64, "1KiB"], "64,128,256", "64..32768", "2^5..2^13" (powers of two between the ends)."""
-    if isinstance(text, (list, tuple)):
-        out = [parse_size(v) for v in text]
+def parse_size(value, option: str | None = None, minimum: int = 1, maximum: int = SIZE_MAX_BYTES) -> int:
+    """Bytes from 4096, "4K", "4KiB", "1G", "2^12" (K = Ki = 1024); refused outside [minimum, maximum]."""
+    hint = "use e.g. 4096, 4K, 128KiB, 1MiB, 1G or 2^12"
+    if isinstance(value, bool) or value is None:
+        raise UnitError(f"{value!r} is not a size ({hint})", option)
+    if isinstance(value, float):
+        _finite(value, value, option, "size")
+        if not value.is_integer():
+            raise UnitError(f"{value!r} is not a whole number of bytes", option)
+        n = int(value)
+    elif isinstance(value, int):
+        n = int(value)
     else:
-        out = []
-        for item in str(text).split(","):
-            item = item.strip()
-            if not item:
-                continue
-            if ".." in item:
-                lo, hi = (parse_size(x) for x in item.split("..", 1))
-                if lo <= 0 or lo & (lo - 1) or hi & (hi - 1) or hi < lo:
-                    raise UnitError(f"range {item!r}: the ends must be powers of two, low to high ({SIZES_GRAMMAR})")
-                out += [1 << k for k in range(lo.bit_length() - 1, hi.bit_length())]
-            else:
-                out.append(parse_size(item))
+        text = str(value).strip().replace(" ", "")
+        if "^" in text:
+            base, _, exp = text.partition("^")
+            if not (base.isdigit() and exp.isdigit()) or len(base) > 20 or int(exp) > 1024:
+                raise UnitError(f"{value!r} is not a size ({hint})", option)
+            n = int(base) ** int(exp)
+        else:
+            m = _SIZE_RE.match(text)
+            if not m or m.group(2).lower() not in _SIZE_UNITS:
+                raise UnitError(f"{value!r} is not a size ({hint})", option)
+            num = _finite(float(m.group(1)), value, option, "size")
+            exact = num * _SIZE_UNITS[m.group(2).lower()]
+            if not float(exact).is_integer():
+                raise UnitError(f"{value!r} is not a whole number of bytes", option)
+            n = int(exact)
+    if n < minimum:
+        raise UnitError(f"{value!r} is {n} bytes; the smallest size allowed is {minimum}", option)
+    if n > maximum:
+        raise UnitError(f"{value!r} is {n} bytes; the largest size allowed is {maximum} (2^{maximum.bit_length() - 1})"
+                        if maximum & (maximum - 1) == 0 else f"{value!r} is {n} bytes; the largest size allowed is {maximum}",
+                        option)
+    return n
+
+
+def parse_sizes(value, option: str | None = None, minimum: int = 1, maximum: int = SIZE_MAX_BYTES,
+                max_items: int = 4096) -> list[int]:
+    """A list of sizes: "32,64,4K", "2^5..2^13" or "32..8K" (powers of two between the ends, inclusive)."""
+    items = list(value) if isinstance(value, (list, tuple)) else str(value).split(",")
+    out: list[int] = []
+    for item in items:
+        if isinstance(item, str) and ".." in item:
+            lo_t, _, hi_t = item.partition("..")
+            lo, hi = (parse_size(x, option, minimum, maximum) for x in (lo_t, hi_t))
+            if lo & (lo - 1) or hi & (hi - 1) or hi < lo:
+                raise UnitError(f"range {item.strip()!r}: the ends must be powers of two, low to high", option)
+            out += [1 << k for k in range(lo.bit_length() - 1, hi.bit_length())]
+        elif not (isinstance(item, str) and not item.strip()):
+            out.append(parse_size(item, option, minimum, maximum))
+        if len(out) > max_items:
+            raise UnitError(f"more than {max_items} values in {value!r}", option)
     if not out:
-        raise UnitError(f"no sizes in {text!r} ({SIZES_GRAMMAR})")
+        raise UnitError(f"no sizes in {value!r}", option)
     return out
 
 
-def parse_time_ns(text) -> float:
-    """Nanoseconds from "250ps", "2ns", "1.5 us", "2ms", "1s"; a bare number (or float) is seconds."""
-    if isinstance(text, bool):
-        raise UnitError(f"not a time: {text!r} ({TIME_GRAMMAR})")
-    if isinstance(text, (int, float)):
-        return float(text) * 1e9
-    m = _TIME.match(_compact(text).lower())
-    unit = m and m.group(2)
-    if not m or (unit and unit not in _TIME_UNITS):
-        raise UnitError(f"not a time: {text!r} ({TIME_GRAMMAR})")
-    value = float(m.group(1)) * (_TIME_UNITS[unit] if unit else 1e9)
-    if not math.isfinite(value):
-        raise UnitError(f"not a finite time: {text!r}")
-    return value
+def parse_time_ns(value, option: str | None = None, minimum_ns: float = TIME_MIN_NS,
+                  maximum_ns: float = TIME_MAX_NS) -> float:
+    """ns from "1ps", "250ns", "2.5us", "3ms", "1s" or a bare number of seconds; whole ps, in range."""
+    hint = "use e.g. 500ps, 250ns, 1us, 2ms or 1e-6 (seconds)"
+    if isinstance(value, bool) or value is None:
+        raise UnitError(f"{value!r} is not a time ({hint})", option)
+    if isinstance(value, (int, float)):
+        ns = float(value) * 1e9                      # a bare number is seconds, as on the command line
+    else:
+        m = _TIME_RE.match(str(value).strip().replace(" ", ""))
+        if not m:
+            raise UnitError(f"{value!r} is not a time ({hint})", option)
+        ns = float(m.group(1)) * _TIME_UNITS[m.group(2).lower()]
+    _finite(ns, value, option, "time")
+    if ns < minimum_ns or ns > maximum_ns:
+        raise UnitError(f"{value!r} is outside [{_fmt_ns(minimum_ns)}, {_fmt_ns(maximum_ns)}]"
+                        + (" (the board's clock counts whole picoseconds)" if 0 <= ns < TIME_MIN_NS else ""),
+                        option)
+    return round(ns * PS_PER_NS) / PS_PER_NS      # the clock's resolution
 
 
-def parse_rate(text) -> float:
-    """Per second from 40e6, "40e6", "40M", "2.5 MS/s", "250MHz", "1.2 GHz" (k, M, G = 10^3, 10^6, 10^9)."""
-    if isinstance(text, bool):
-        raise UnitError(f"not a rate: {text!r} ({RATE_GRAMMAR})")
-    if isinstance(text, (int, float)):
-        return float(text)
-    m = _RATE.match(_compact(text).lower())
-    if not m:
-        raise UnitError(f"not a rate: {text!r} ({RATE_GRAMMAR})")
-    value = float(m.group(1)) * _RATE_PREFIX[m.group(2)]
-    if not math.isfinite(value):
-        raise UnitError(f"not a finite rate: {text!r}")
-    return value
+def parse_rate(value, option: str | None = None, minimum: float = 1e-9, maximum: float = RATE_MAX_HZ) -> float:
+    """Per second from 40e6, "40M", "40MHz", "40 MS/s", "2.5GHz"; finite and within [minimum, maximum]."""
+    hint = "use e.g. 40e6, 40M, 40MHz or 40MS/s"
+    if isinstance(value, bool) or value is None:
+        raise UnitError(f"{value!r} is not a rate ({hint})", option)
+    if isinstance(value, (int, float)):
+        hz = float(value)
+    else:
+        m = _RATE_RE.match(str(value).strip().replace(" ", ""))
+        if not m:
+            raise UnitError(f"{value!r} is not a rate ({hint})", option)
+        hz = float(m.group(1)) * _RATE_PREFIX[m.group(2).lower()]
+    _finite(hz, value, option, "rate")
+    if hz < minimum or hz > maximum:
+        raise UnitError(f"{value!r} is outside [{minimum:g}, {maximum:g}] per second", option)
+    return hz
+
+
+def _fmt_ns(ns: float) -> str:
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3), ("ns", 1.0)):
+        if ns >= scale:
+            return f"{ns / scale:g} {unit}"
+    return f"{ns * 1e3:g} ps"
+
+
+__all__ = ["UnitError", "parse_size", "parse_sizes", "parse_time_ns", "parse_rate", "TIME_MIN_NS", "TIME_MAX_NS",
+           "SIZE_MAX_BYTES", "RATE_MAX_HZ"]

@@ -26,6 +26,10 @@ from sgdma.sequence.files import read_document
 from sgdma.sequence.params import parse_value
 
 MAX_QUBITS = 2
+#: Work bound checked before a block is generated: no preset's BD region holds more than 2^16 BDs (one BD
+#: per gate at least), so a randomized-benchmarking block 16x longer cannot be played and is refused
+#: before its arrays are built.
+MAX_RB_LENGTH = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -49,8 +53,11 @@ class Columns:
 
 def _qubit_row(qubits) -> tuple[int, int]:
     q = [] if qubits is None else [int(qubits)] if np.isscalar(qubits) else [int(x) for x in qubits]
-    if len(q) > MAX_QUBITS or any(x < 0 for x in q):
-        raise CircuitError(f"qubits {qubits!r}: give up to {MAX_QUBITS} non-negative qubit indices")
+    if len(q) > MAX_QUBITS or any(x < 0 or x > np.iinfo(np.int16).max for x in q):
+        raise CircuitError(f"qubits {qubits!r}: give up to {MAX_QUBITS} qubit indices from 0 to "
+                           f"{np.iinfo(np.int16).max}")
+    if len(set(q)) != len(q):
+        raise CircuitError(f"qubits {qubits!r}: a gate acts on distinct qubits", "name each qubit once")
     return tuple(q + [-1] * (MAX_QUBITS - len(q)))
 
 
@@ -58,7 +65,7 @@ class Circuit:
     """A gate sequence; ``repeat`` plays it that many times back to back in one ring."""
 
     def __init__(self, name: str = "circuit", repeat: int = 1, library=None):
-        if int(repeat) < 1:
+        if isinstance(repeat, bool) or not isinstance(repeat, (int, np.integer)) or int(repeat) < 1:
             raise CircuitError(f"circuit {name!r}: repeat = {repeat}", "repeat >= 1")
         self.name, self.repeat, self.library = name, int(repeat), library
         self._vocab: dict[str, int] = {}
@@ -167,7 +174,11 @@ class Circuit:
             entry = dict(entry)
             qubits = entry.pop("qubits", entry.pop("qubit", None))
             if "rb" in entry:
-                block = randomized_benchmarking(int(entry.pop("rb")), seed=int(entry.pop("seed", 0)),
+                length, rb_seed = entry.pop("rb"), entry.pop("seed", 0)
+                for key, v in (("rb", length), ("seed", rb_seed)):
+                    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                        raise CircuitError(f"gates[{i}]: {key} = {v!r} must be a whole number >= 0")
+                block = randomized_benchmarking(length, seed=rb_seed,
                                                 qubit=qubits, inverse=bool(entry.pop("inverse", True)))
                 if entry:
                     raise CircuitError(f"gates[{i}]: unknown rb keys {sorted(entry)}", "use rb, seed, qubit, inverse")
@@ -191,6 +202,11 @@ class Circuit:
 def randomized_benchmarking(length: int, seed: int = 0, qubit=None, inverse: bool = True,
                             name: str | None = None) -> Circuit:
     """A circuit of ``length`` random Cliffords (seeded) and, if ``inverse``, the Clifford undoing them all."""
+    if not 0 <= int(length) <= MAX_RB_LENGTH:
+        raise CircuitError(f"rb = {length}: a randomized-benchmarking block is 0 .. {MAX_RB_LENGTH} Cliffords long",
+                           "no board's BD region holds a longer one; split it into several circuits")
+    if not 0 <= int(seed) < 2**64:
+        raise CircuitError(f"rb seed = {seed}: must be 0 .. 2^64-1")
     gate, theta = rb.native_gates(length, seed, inverse)
     qubits = None if qubit is None else np.full(len(gate), int(qubit), np.int16)
     return Circuit(name or f"rb{length}_seed{seed}").extend(rb.GATES, gate, {"theta": theta}, qubits)

@@ -135,12 +135,26 @@ def variant_keys(cols: Columns, library: GateLibrary) -> tuple[np.ndarray, list]
     return keys, defs
 
 
+def check_bds(needed: int, max_bds: int | None, what: str, too_many: Callable[[int, str], None] | None = None
+              ) -> None:
+    """Refuse, before anything is expanded, a program needing more BDs than the BD region holds (each
+    segment use is at least one 64-byte BD); ``too_many(needed, what)`` raises the caller's own error."""
+    if max_bds is not None and needed > max_bds:
+        if too_many is not None:
+            too_many(needed, what)
+        raise CircuitError(f"{what} needs at least {needed} BDs; the board's BD region holds {max_bds}",
+                           "shorten it, or compile one pass and replay it (cyclic=True / --passes)")
+
+
 def resolve(cols: Columns, repeat: int, library: GateLibrary,
-            variant_sids: Callable[[str, dict], np.ndarray]) -> Program:
+            variant_sids: Callable[[str, dict], np.ndarray], max_bds: int | None = None,
+            too_many: Callable[[int, str], None] | None = None) -> Program:
     """Applications -> variants -> segment ids.  ``variant_sids(gate, values)`` gives a
     variant's segment ids in play order (the Sequencer caches and materializes them)."""
     if len(cols) == 0:
         raise CircuitError("the circuit has no gate applications", "append at least one gate")
+    check_bds(len(cols) * int(repeat), max_bds, f"the circuit ({len(cols)} applications x repeat {repeat})",
+              too_many)
     keys, defs = variant_keys(cols, library)
     uniq, inverse = unique_rows(keys)
     sids = []
@@ -152,6 +166,7 @@ def resolve(cols: Columns, repeat: int, library: GateLibrary,
     v_len = np.array([len(s) for s in sids], np.int64)
     v_ptr = np.cumsum(v_len) - v_len
     v_flat = np.concatenate(sids)
+    check_bds(int(v_len[inverse].sum()) * int(repeat), max_bds, f"the circuit (x repeat {repeat})", too_many)
     app_variant = np.tile(inverse.astype(np.int64), repeat)
     uses = v_len[app_variant]
     app_of_use, within = runs(uses)
@@ -182,7 +197,12 @@ def lay_out(program: Program, table: PieceTable) -> BdLayout:
     return BdLayout(addresses, lengths, flags, bd_sid, gate_bd_end, gate_bytes)
 
 
-def recipes_to_sids(recipes: list[tuple[Recipe, int]], materialize: Callable[[Recipe], int]) -> np.ndarray:
-    """A variant's (recipe, repeat) steps -> segment ids with repeats expanded."""
+def recipes_to_sids(recipes: list[tuple[Recipe, int]], materialize: Callable[[Recipe], int],
+                    max_uses: int | None = None, what: str = "a gate") -> np.ndarray:
+    """A variant's (recipe, repeat) steps -> segment ids with repeats expanded (the total is checked first)."""
+    counts = [int(n) for _, n in recipes]
+    if any(n < 0 for n in counts):
+        raise CircuitError(f"{what}: a negative repeat count {min(counts)}", "repeat counts are >= 0")
+    check_bds(sum(counts), max_uses, what)
     ids = np.array([materialize(r) for r, _ in recipes], np.int64)
     return np.repeat(ids, [n for _, n in recipes])

@@ -27,12 +27,15 @@ def demo_circuit() -> Circuit:
 
 
 def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = None, out_dir: str | Path = "sgdma-out",
-                seed: int = 0, title: str | None = None, headroom: bool = True, max_runs: int = 16) -> dict:
+                seed: int = 0, title: str | None = None, headroom: bool = True, max_runs: int = 16,
+                progress=None) -> dict:
     """Compile and play a circuit (a Circuit or a .toml/.json file), find its headroom (at most max_runs
     more plays), write the report from the result record; return the record."""
     t0 = time.perf_counter()
+    if isinstance(circuit, (str, Path)):
+        circuit = Circuit.from_file(Path(circuit))       # parsed once, checked before the board is built
     cfg = cfg or PlaybackConfig(seed=seed)
-    result, seq, vb = play_circuit(circuit, board, cfg, seed)
+    result, seq, vb = play_circuit(circuit, board, cfg, seed, progress=progress)
     stats = seq.stats()
     extra = {
         "segments_unique": stats["segments_unique"],

@@ -6,13 +6,32 @@ import tomllib
 from pathlib import Path
 
 
+#: Work bound checked before parsing: 8 MiB of TOML/JSON holds over 2^17 gate entries (~40 bytes each), twice
+#: what the largest preset BD region (2^16 BDs) can play; parsing such a file already takes tens of seconds
+#: (tomllib reads ~10^4 gate entries per second on a 2-core VM).
+MAX_DOCUMENT_BYTES = 8 << 20
+
+
 def read_document(path, error, what: str) -> dict:
     """The TOML (default) or JSON (.json) document at `path`; `error(message)` if it cannot be read."""
     path = Path(path)
     try:
-        if path.suffix == ".json":
-            return json.loads(path.read_text())
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except (OSError, ValueError) as e:
+        size = path.stat().st_size
+    except OSError as e:
         raise error(f"cannot read {what} {path}: {e}") from None
+    if size > MAX_DOCUMENT_BYTES:
+        raise error(f"{what} {path} is {size} bytes, over the limit of {MAX_DOCUMENT_BYTES} bytes (more gates than "
+                    "any board's BD region can play); split it, or generate it with the Python API "
+                    "(Circuit.extend takes numpy columns)")
+    try:
+        if path.suffix == ".json":
+            doc = json.loads(path.read_text())
+        else:
+            with open(path, "rb") as f:
+                doc = tomllib.load(f)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise error(f"cannot read {what} {path}: {e}") from None
+    if not isinstance(doc, dict):
+        raise error(f"{what} {path}: the top level is a {type(doc).__name__}; it must be a table/object "
+                    f"(e.g. {{\"circuit\": {{...}}, \"gates\": [...]}})")
+    return doc

@@ -10,13 +10,17 @@ def parse_value(value, what: str = "parameter") -> float:
     if isinstance(value, bool):
         raise ValueError(f"{what}: {value!r} is a boolean, not a number")
     if isinstance(value, (int, float)):
-        return float(value)
-    text = str(value).strip().lower().replace(" ", "")
-    try:
-        return _parse(text)
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{what}: cannot read {value!r}; write a number or an angle such as "
-                         f"'pi/2', '-3*pi/4', '3pi/4' or '90deg'") from None
+        x = float(value)
+    else:
+        text = str(value).strip().lower().replace(" ", "")
+        try:
+            x = _parse(text)
+        except (ValueError, ZeroDivisionError, OverflowError):
+            raise ValueError(f"{what}: cannot read {value!r}; write a number or an angle such as "
+                             f"'pi/2', '-3*pi/4', '3pi/4' or '90deg'") from None
+    if not math.isfinite(x):
+        raise ValueError(f"{what}: {value!r} is not finite; a gate parameter must be a finite number")
+    return x
 
 
 def _parse(text: str) -> float:

@@ -24,6 +24,12 @@ MAILBOX_TX_FLAG, MAILBOX_RX_FLAG, MAILBOX_DATA = 0x0, 0x4, 0x8   # offsets in th
 ACK = 1 << 31
 
 
+#: Work bound of one playback, checked before it starts: the report keeps per-gate arrays and timeline spans
+#: (Python objects), so gates played (passes x gates per pass) are limited.  Assumed: about 4 minutes of host
+#: time on a 2-core VM (measured ~0.2 ms per played gate for the demo).
+MAX_PLAYED_GATES = 1 << 20
+
+
 @dataclass
 class PlaybackConfig:
     mailbox: str = "gpio"           # gpio | rpmsg
@@ -139,10 +145,16 @@ def _handoff(board, apu, rpu, value, rng, tl, seq, data, tx, rx, kind, apu_cost,
     return t_has - t0
 
 
-def play(board, dma, handle, cfg: PlaybackConfig | None = None) -> PlaybackResult:
-    """Play a compiled gate sequence (a sequence RingHandle) through S0's roles."""
+def play(board, dma, handle, cfg: PlaybackConfig | None = None, progress=None) -> PlaybackResult:
+    """Play a compiled gate sequence (a sequence RingHandle) through S0's roles.  ``progress(done, total)`` is
+    called as the virtual time advances (in slices, so Ctrl-C stops the run between them)."""
     cfg = cfg or PlaybackConfig()
     cfg.check()
+    played = handle.n_gates * (cfg.passes if getattr(handle, "cyclic", False) else 1)
+    if played > MAX_PLAYED_GATES:
+        raise ValueError(f"--passes {cfg.passes}: {cfg.passes} passes x {handle.n_gates} gates = {played} gates, over "
+                         f"the limit of {MAX_PLAYED_GATES} per playback; use at most "
+                         f"{max(1, MAX_PLAYED_GATES // max(1, handle.n_gates))} passes")
     board.mm2s_sink.clear()          # the report reads this run's packets only
     board.clear_bd_fetches("mm2s")
     rng = np.random.default_rng(cfg.seed)
@@ -190,8 +202,18 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None) -> PlaybackResul
     tl.span("RPU", "program DMA (CURDESC, RS), timing-engine handshake, tail write", t, t_tail)
 
     # 5. the run: until the engine has seen every word (the RPU waits in standby)
-    budget_ps = int((total_beats * word_ns + lead + 1e6) * 1e3 * 4)
-    if not board.run_until_csm_done(budget_ps / 1e3):
+    budget_ns = (total_beats * word_ns + lead + 1e6) * 4
+    expected_ns = total_beats * word_ns + lead
+    start, done = board.now_ns, False
+    step = max(expected_ns / 50, 1e5)                  # ~50 slices of the expected run
+    while not done and board.now_ns - start < budget_ns:
+        before = board.now_ns
+        done = board.run_until_csm_done(min(step, start + budget_ns - board.now_ns))
+        if not done and board.now_ns == before:
+            break                                       # nothing left to happen: stalled, reported below
+        if progress is not None:
+            progress(min(board.now_ns - start, expected_ns), expected_ns)
+    if not done:
         regs = board.dma_registers()["mm2s"]
         raise TimeoutError(f"playback did not finish: the timing engine saw fewer than {total_beats} words; "
                            f"MM2S DMASR {regs['DMASR_decoded']}, CURDESC 0x{regs['CURDESC']:x}")
@@ -211,7 +233,7 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None) -> PlaybackResul
 def _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns, t_tail, gate_beats,
             cyclic) -> PlaybackResult:
     dac = board.dac.report()
-    packets = board.mm2s_sink.timing()
+    packets = [p for p in board.mm2s_sink.timing() if not p["cut"]]   # a reset ends cyclic play mid-gate
     first = np.array([p["first_ns"] for p in packets])
     last = np.array([p["last_ns"] for p in packets])
     n_gates = len(packets)

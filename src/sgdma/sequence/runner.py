@@ -17,13 +17,14 @@ def library_of(circuit):
 
 
 def play_circuit(circuit, board: str, cfg: PlaybackConfig, seed: int = 0, options: dict | None = None,
-                 **overrides) -> tuple[PlaybackResult, Sequencer, VirtualBoard]:
+                 progress=None, **overrides) -> tuple[PlaybackResult, Sequencer, VirtualBoard]:
     """One run: a board built from the preset (with `options` overriding preset keys), the circuit compiled
-    into it, played with `cfg` (fields in `overrides` replaced)."""
+    into it, played with `cfg` (fields in `overrides` replaced).  The board keeps times, not payload bytes,
+    so its stream sink does not grow with the run.  `progress(done, total)` is called between slices."""
     cfg = replace(cfg, **overrides) if overrides else cfg
-    vb = VirtualBoard(board, seed=seed, options=options)
+    vb = VirtualBoard(board, seed=seed, timing_only=True, options=options)
     dma = AxiDma(vb)
     dma.reset()
     seq = Sequencer(vb, dma, library=library_of(circuit))
     handle = seq.compile(circuit, cyclic=cfg.passes > 1)     # several passes: a closed ring in cyclic mode
-    return play(vb, dma, handle, cfg), seq, vb
+    return play(vb, dma, handle, cfg, progress), seq, vb

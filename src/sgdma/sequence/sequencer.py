@@ -103,7 +103,7 @@ class Sequencer:
         if sids is None:
             recipes = self.library.gate(gate).resolve(values)
             call = f"{gate}({', '.join(f'{k}={v:.6g}' for k, v in values.items())})"
-            sids = recipes_to_sids(recipes, lambda r: self._materialize(r, call))
+            sids = recipes_to_sids(recipes, lambda r: self._materialize(r, call), self.memory.max_bds, call)
             self._variants[key] = sids
         return sids
 
@@ -116,15 +116,19 @@ class Sequencer:
     def _lay_out(self, circuit):
         circuit = circuit if isinstance(circuit, Circuit) else (
             Circuit.from_dict(circuit) if isinstance(circuit, dict) else Circuit.from_file(Path(circuit)))
-        program = resolve(circuit.columns(), circuit.repeat, self.library, self._variant_sids)
+        program = resolve(circuit.columns(), circuit.repeat, self.library, self._variant_sids, self.memory.max_bds,
+                          self._too_many_bds)
         layout = lay_out(program, self.segments.table())
         if layout.n_bds > self.memory.max_bds:
-            u = self.memory.rings.usage()
-            raise RegionExhaustedError(u.name, layout.n_bds * BD_BYTES, u.free, u.largest_hole,
-                                       f"the circuit needs {layout.n_bds} BDs, the region holds {self.memory.max_bds} "
-                                       f"in all: compile one pass and replay it (repeat=1, play() again or "
-                                       f"cyclic=True), or enlarge [layout] bd_region_bytes")
+            self._too_many_bds(layout.n_bds, "the circuit")
         return circuit, program, layout
+
+    def _too_many_bds(self, n_bds: int, what: str) -> None:
+        u = self.memory.rings.usage()
+        raise RegionExhaustedError(u.name, n_bds * BD_BYTES, u.free, u.largest_hole,
+                                   f"{what} needs {n_bds} BDs, the region holds {self.memory.max_bds} "
+                                   f"in all: compile one pass and replay it (repeat=1, play() again or "
+                                   f"cyclic=True), or enlarge [layout] bd_region_bytes")
 
     def _install(self, circuit, program, layout, cyclic: bool, name: str | None) -> RingHandle:
         self._next_id += 1
