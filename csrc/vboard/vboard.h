@@ -18,6 +18,7 @@
 
 #include "sgdma/platform.h"
 #include "mem/dram.h"
+#include "pcie/params.h"
 
 #define VB_MAX_REGIONS   8
 #define VB_MAX_FAULTS    16
@@ -74,6 +75,8 @@ struct vb_config {
 	unsigned sink_record;         /* keep MM2S packet bytes (0: timing only, no byte moves) */
 	double consumer_rate;         /* MM2S consumer: beats accepted per DMA clock (<= 1) */
 	unsigned consumer_fifo_beats; /* its FIFO, in beats */
+	/* PS-PCIe DMA, link and endpoint (csrc/vboard/pcie) */
+	struct vb_pcie_params pcie;
 };
 
 typedef struct vb_board vb_board;

@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "mem/coherency.h"
+#include "pcie/pcie_api.h"
 
 /* splitmix64 seeds xoshiro256**: one generator for everything random. */
 static uint64_t splitmix(uint64_t *s)
@@ -122,6 +123,7 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	/* anchored at "now": a trial's outcome depends on its seed, not on history */
 	vb_dram_init(&b->dram, &b->cfg.dram, b->now + (refi ? r % refi : 0));
 	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->now;
+	vb_pcie_reseed(b, b->now);
 }
 
 uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr)
@@ -143,6 +145,7 @@ void vb_destroy(vb_board *b)
 	vb_dac_fini(b);
 	vb_adc_fini(b);
 	vb_coherency_fini(b);
+	vb_pcie_destroy(b);
 	free(b->scratch);
 	free(b);
 }
