@@ -12,6 +12,8 @@ static uint64_t q_bytes(uint32_t nelem, unsigned q)
 	return (b + PSDMA_QUEUE_ALIGN - 1) & ~(uint64_t)(PSDMA_QUEUE_ALIGN - 1);
 }
 
+int psdma_reset(struct psdma_chan *c, uint32_t max_polls);
+
 uint64_t psdma_queue_bytes(uint32_t nelem)
 {
 	uint64_t n = 0;
@@ -84,8 +86,8 @@ int psdma_init(struct psdma_chan *c, const struct sg_platform *plat, uint64_t en
 	}
 	if (!(rd(c, PSDMA_STATUS) & PSDMA_STATUS_PRESENT))
 		return PSDMA_E_ABSENT;
-	program(c);
-	return PSDMA_OK;
+	/* queue registers may be programmed only once dma_running reads 0 */
+	return psdma_reset(c, PSDMA_DEFAULT_POLLS);
 }
 
 uint32_t psdma_free(const struct psdma_chan *c) { return c->nelem - 1 - c->pending; }

@@ -6,7 +6,10 @@
 
 typedef int (*sgpy_register_fn)(PyObject *m);
 
+int sgpy_register_pcie(PyObject *m);
+
 static const sgpy_register_fn registrations[] = {
+	sgpy_register_pcie,
 	NULL,
 };
 

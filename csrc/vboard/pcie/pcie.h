@@ -63,7 +63,8 @@ struct pd_txn {
 };
 
 struct pd_status {             /* the status FIFO (4 entries) */
-	uint64_t t_done;
+	uint64_t t_done;           /* the engine is finished with it */
+	uint64_t t_landed;         /* both elements are in memory */
 	bool irq;
 };
 

@@ -75,16 +75,29 @@ static enum vb_access mem_read(struct vb_psdma *d, bool axi, uint64_t t, uint64_
 	return pd_pcie_read(d->p, d->side, t, a, len, cls, h, done);
 }
 
+/* *done: when the engine is finished with the write (a posted write once sent);
+ * *landed (may be NULL): when the bytes are in the destination memory. */
+static enum vb_access mem_write_l(struct vb_psdma *d, bool axi, uint64_t t, uint64_t a, uint32_t len,
+				  enum pd_class cls, uint8_t **h, uint64_t *done, uint64_t *landed)
+{
+	uint64_t sent, land;
+	enum vb_access acc;
+	if (axi) {
+		acc = pd_axi_write(d->p, d->side, t, a, len, cls, h, done);
+		land = *done;
+	} else {
+		acc = pd_pcie_write(d->p, d->side, t, a, len, cls, h, &sent, &land);
+		*done = sent;   /* posted */
+	}
+	if (landed)
+		*landed = land;
+	return acc == VB_ACC_OK ? VB_ACC_OK : acc;
+}
+
 static enum vb_access mem_write(struct vb_psdma *d, bool axi, uint64_t t, uint64_t a, uint32_t len,
 				enum pd_class cls, uint8_t **h, uint64_t *done)
 {
-	uint64_t sent;
-	if (axi)
-		return pd_axi_write(d->p, d->side, t, a, len, cls, h, done);
-	if (pd_pcie_write(d->p, d->side, t, a, len, cls, h, &sent, done) != VB_ACC_OK)
-		return VB_ACC_DECERR;
-	*done = sent;   /* posted */
-	return VB_ACC_OK;
+	return mem_write_l(d, axi, t, a, len, cls, h, done, NULL);
 }
 
 static const char *why_access(enum vb_access acc, bool axi)
@@ -305,15 +318,15 @@ static void txn_write(struct vb_psdma *d, struct pd_chan *c, struct pd_txn *x, u
 }
 
 static void put_status(struct vb_psdma *d, struct pd_chan *c, unsigned qi, const struct pd_elem *e, uint32_t bytes,
-		       uint64_t t, uint64_t *done)
+		       uint64_t t, uint64_t *done, uint64_t *landed)
 {
 	struct pd_queue *q = &c->q[qi];
 	uint8_t *h;
-	uint64_t dn = t;
+	uint64_t dn = t, ld = t;
 	uint32_t w = PSDMA_STA_COMPLETED | SG_FIELD_PREP(PSDMA_STA_COUNT, bytes) | PSDMA_STA_UPPER_NZ;
 
-	if (mem_write(d, q_axi(q), t, q_base(q) + (uint64_t)q->nxt * PSDMA_STA_SIZE, PSDMA_STA_SIZE, PD_STATUS, &h,
-		      &dn) != VB_ACC_OK) {
+	if (mem_write_l(d, q_axi(q), t, q_base(q) + (uint64_t)q->nxt * PSDMA_STA_SIZE, PSDMA_STA_SIZE, PD_STATUS, &h,
+			&dn, &ld) != VB_ACC_OK) {
 		chan_error(d, c, qi, e, PSDMA_STA_INT_ERR, q_base(q) + (uint64_t)q->nxt * PSDMA_STA_SIZE, t,
 			   "(a status slot) cannot be written");
 		return;
@@ -323,6 +336,7 @@ static void put_status(struct vb_psdma *d, struct pd_chan *c, unsigned qi, const
 	memcpy(h + PSDMA_STA_FLAGS, &w, 4);
 	q->nxt = (q->nxt + 1) % q->sz;
 	*done = max64(*done, dn);
+	*landed = max64(*landed, ld);
 }
 
 /* Retire finished transactions in issue order; a packet's last one writes
@@ -336,12 +350,12 @@ static void retire(struct vb_psdma *d, struct pd_chan *c, uint64_t t)
 		if (!x->eop)
 			continue;
 		struct pd_status *s = &c->sta[(c->s_head + c->s_n) % PSDMA_STA_CACHE];
-		s->t_done = t;
+		s->t_done = s->t_landed = t;
 		s->irq = x->src_e.ctrl & PSDMA_SD_INTR;
-		put_status(d, c, PSDMA_Q_STAS, &x->src_e, x->pkt_bytes, t, &s->t_done);
+		put_status(d, c, PSDMA_Q_STAS, &x->src_e, x->pkt_bytes, t, &s->t_done, &s->t_landed);
 		if (c->errored)
 			return;
-		put_status(d, c, PSDMA_Q_STAD, &x->dst_e, x->pkt_bytes, t, &s->t_done);
+		put_status(d, c, PSDMA_Q_STAD, &x->dst_e, x->pkt_bytes, t, &s->t_done, &s->t_landed);
 		if (c->errored)
 			return;
 		c->s_n++;
@@ -367,8 +381,11 @@ static void status_done(struct vb_psdma *d, struct pd_chan *c, uint64_t t)
 		c->axi_istat |= PSDMA_ISTAT_SGL;
 		c->t_irq = t;
 	} else {
+		/* MSI: a posted write upstream behind the status writes (it cannot pass
+		 * them), decoded by the root port into the CPU's interrupt once the
+		 * status is in memory */
 		c->pcie_istat |= PSDMA_ISTAT_SGL;
-		c->t_irq = pd_tlp(d->p, PD_UP, t, 4, 0);   /* MSI: a memory write upstream */
+		c->t_irq = max64(pd_tlp(d->p, PD_UP, t, 4, 0) + d->p->rp_ps, s->t_landed);
 	}
 }
 
