@@ -52,8 +52,10 @@ struct run {
 	uint64_t queue, host, host_bytes, card, card_bytes, packet, count;
 	uint64_t poll_ps, limit_ps;
 	int force_src_axi, force_dst_axi;   /* -1: by direction */
+	int no_reap;              /* post every packet before reaping any (shows a full queue) */
 	/* out */
 	int rc, init_rc;
+	uint32_t post_index;      /* element the failing post would have used */
 	uint64_t t_start, t_end, t_first_irq, done, bytes, irqs, polls;
 	struct psdma_error err;
 	struct vb_pcie_apm ps0, ps1, ep0, ep1;
@@ -127,10 +129,11 @@ static void do_run(vb_board *b, struct run *r)
 	deadline_all = r->t_start + r->limit_ps;
 	while (r->done < r->count) {
 		int n;
-		while (posted < r->count && psdma_free(&c)) {
+		while (posted < r->count && (psdma_free(&c) || r->no_reap)) {
 			int rc = post_one(&c, r, posted);
 			if (rc < 0) {
 				r->rc = rc;
+				r->post_index = c.head;
 				goto out;
 			}
 			posted++;
@@ -185,13 +188,21 @@ static vb_board *pcie_board(PyObject *o)
 	return b;
 }
 
+static int set_u64(PyObject *d, const char *k, uint64_t v)
+{
+	PyObject *o = PyLong_FromUnsignedLongLong(v);
+	int rc = o ? PyDict_SetItemString(d, k, o) : -1;
+	Py_XDECREF(o);
+	return rc;
+}
+
 static PyObject *apm_dict(const struct vb_pcie_apm *a0, const struct vb_pcie_apm *a1)
 {
 	static const char *cls[VB_PCIE_NCLASS] = { "data", "elements", "status", "cpu" };
 	PyObject *rd = PyDict_New(), *wr = PyDict_New();
 	for (int i = 0; i < VB_PCIE_NCLASS; i++) {
-		PyDict_SetItemString(rd, cls[i], PyLong_FromUnsignedLongLong(a1->rd_class[i] - a0->rd_class[i]));
-		PyDict_SetItemString(wr, cls[i], PyLong_FromUnsignedLongLong(a1->wr_class[i] - a0->wr_class[i]));
+		set_u64(rd, cls[i], a1->rd_class[i] - a0->rd_class[i]);
+		set_u64(wr, cls[i], a1->wr_class[i] - a0->wr_class[i]);
 	}
 	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:N,s:N}", "rd_bytes", a1->rd_bytes - a0->rd_bytes, "wr_bytes",
 			     a1->wr_bytes - a0->wr_bytes, "rd_txns", a1->rd_txns - a0->rd_txns, "wr_txns",
@@ -210,7 +221,7 @@ static PyObject *py_pcie_run(PyObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "board", "side", "chan", "dir", "packet", "count", "queue", "nelem", "host",
 				  "host_bytes", "card", "card_bytes", "coalesce", "irq_every", "poll_ps", "limit_ps",
-				  "src_axi", "dst_axi", NULL };
+				  "src_axi", "dst_axi", "no_reap", NULL };
 	PyObject *bo;
 	struct run r = { .force_src_axi = -1, .force_dst_axi = -1, .irq_every = 1 };
 	struct vb_pcie_error e;
@@ -218,30 +229,30 @@ static PyObject *py_pcie_run(PyObject *self, PyObject *args, PyObject *kw)
 	vb_board *b;
 	(void)self;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "OiIIKKKIKKKK|IIKKii", kwlist, &bo, &r.side, &r.chan, &r.dir,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "OiIIKKKIKKKK|IIKKiip", kwlist, &bo, &r.side, &r.chan, &r.dir,
 					 &r.packet, &r.count, &r.queue, &r.nelem, &r.host, &r.host_bytes, &r.card,
 					 &r.card_bytes, &r.coalesce, &r.irq_every, &r.poll_ps, &r.limit_ps,
-					 &r.force_src_axi, &r.force_dst_axi))
+					 &r.force_src_axi, &r.force_dst_axi, &r.no_reap))
 		return NULL;
 	if (!(b = pcie_board(bo)))
 		return NULL;
-	if (r.packet == 0 || r.host_bytes < r.packet || r.card_bytes < r.packet || r.poll_ps == 0 ||
-	    r.limit_ps == 0) {
-		PyErr_SetString(PyExc_ValueError, "pcie_run: packet, buffers, poll_ps and limit_ps must be > 0 "
-						  "and each buffer must hold one packet");
+	if (r.poll_ps == 0 || r.limit_ps == 0 || r.nelem < 2 || r.nelem > PSDMA_MAX_ELEMS) {
+		PyErr_SetString(PyExc_ValueError, "pcie_run: poll_ps and limit_ps must be > 0, nelem 2..65536");
 		return NULL;
 	}
-	if (r.packet > PSDMA_SD_MAX_BYTES) {   /* the driver also refuses it; say which field */
-		r.rc = PSDMA_E_LENGTH;
-		return Py_BuildValue("{s:i,s:s}", "rc", r.rc, "message", psdma_strerror(r.rc));
-	}
+	/* buffers are reused cyclically; a packet larger than a buffer is still posted
+	 * (the driver judges its byte count) but moves only what the buffer holds */
+	if (r.host_bytes < r.packet)
+		r.host_bytes = r.packet;
+	if (r.card_bytes < r.packet)
+		r.card_bytes = r.packet;
 	vb_pcie_clear_error(b);
 	Py_BEGIN_ALLOW_THREADS
 	do_run(b, &r);
 	Py_END_ALLOW_THREADS
 	have_err = vb_pcie_last_error(b, &e);
-	return Py_BuildValue("{s:i,s:i,s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:N,s:N,s:N,s:N,s:N}", "rc", r.rc, "init_rc",
-			     r.init_rc, "message", psdma_strerror(r.rc), "t_start", r.t_start, "t_end", r.t_end,
+	return Py_BuildValue("{s:i,s:i,s:I,s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:N,s:N,s:N,s:N,s:N}", "rc", r.rc, "init_rc",
+			     r.init_rc, "post_index", r.post_index, "message", psdma_strerror(r.rc), "t_start", r.t_start, "t_end", r.t_end,
 			     "t_first_irq", r.t_first_irq, "done", r.done, "bytes", r.bytes, "irqs", r.irqs, "polls",
 			     r.polls, "apm_ps", apm_dict(&r.ps0, &r.ps1), "apm_ep", apm_dict(&r.ep0, &r.ep1), "link",
 			     link_dict(&r.l0, &r.l1),
@@ -317,7 +328,17 @@ static PyObject *py_pcie_info(PyObject *self, PyObject *args)
 			     "bar0", m->bar0, "bar2", m->bar2, "bar2_size", m->bar2_size, "ep_ddr_axi", m->ep_ddr_axi);
 }
 
+static PyObject *py_pcie_queue_bytes(PyObject *self, PyObject *arg)
+{
+	unsigned long n = PyLong_AsUnsignedLong(arg);
+	(void)self;
+	if (PyErr_Occurred())
+		return NULL;
+	return PyLong_FromUnsignedLongLong(psdma_queue_bytes((uint32_t)n));
+}
+
 static PyMethodDef pcie_methods[] = {
+	{ "pcie_queue_bytes", py_pcie_queue_bytes, METH_O, "queue memory the driver core needs for n elements" },
 	{ "pcie_run", (PyCFunction)(void (*)(void))py_pcie_run, METH_VARARGS | METH_KEYWORDS,
 	  "run packets through a PS-PCIe DMA channel with the C driver core" },
 	{ "pcie_ep_read", py_pcie_ep_read, METH_VARARGS, "pcie_ep_read(board, axi_addr, n): endpoint DDR bytes" },
@@ -332,7 +353,7 @@ int sgpy_register_pcie(PyObject *m)
 	PyObject *d = PyDict_New();
 	if (!d)
 		return -1;
-#define EXPORT(name) if (PyDict_SetItemString(d, #name, PyLong_FromUnsignedLongLong((unsigned long long)(name))) < 0) return -1;
+#define EXPORT(name) if (set_u64(d, #name, (uint64_t)(name)) < 0) return -1;
 	PSDMA_EXPORTS(EXPORT)
 #undef EXPORT
 	if (PyModule_AddObject(m, "pcie_constants", d) < 0)
