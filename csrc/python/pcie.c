@@ -11,30 +11,26 @@
 
 struct counted { vb_board *b; const struct sg_platform_ops *base; };
 
-static uint64_t line_bytes(vb_board *b, uint64_t a, size_t len)
-{
-	uint64_t l = vb_get_config(b)->cache_line_bytes;
-	return len ? ((a + len + l - 1) / l - a / l) * l : 0;
-}
-
 static uint32_t c_read32(void *ctx, uint64_t reg) { struct counted *c = ctx; return c->base->read32(c->b, reg); }
 static void c_write32(void *ctx, uint64_t reg, uint32_t v) { struct counted *c = ctx; c->base->write32(c->b, reg, v); }
 static void c_barrier(void *ctx) { struct counted *c = ctx; c->base->barrier(c->b); }
 static uint64_t c_dev(void *ctx, const void *p) { struct counted *c = ctx; return c->base->dev_addr(c->b, p); }
 static void *c_cpu(void *ctx, uint64_t d, size_t n) { struct counted *c = ctx; return c->base->cpu_ptr(c->b, d, n); }
 
-/* A cleaned line is written back to PS DDR; an invalidated one is refilled by the next read. */
+/* The CPU's queue traffic as the PS-DDR APM sees it: the bytes the driver
+ * wrote (cleaned) and reads back (invalidated), as with the coherent, uncached
+ * queue memory the Linux driver allocates -- not whole cache lines. */
 static void c_clean(void *ctx, const void *p, size_t len)
 {
 	struct counted *c = ctx;
-	vb_pcie_apm_count_cpu(c->b, true, line_bytes(c->b, vb_mem_addr(c->b, p), len));
+	vb_pcie_apm_count_cpu(c->b, true, len);
 	c->base->cache_clean(c->b, p, len);
 }
 
 static void c_invalidate(void *ctx, const void *p, size_t len)
 {
 	struct counted *c = ctx;
-	vb_pcie_apm_count_cpu(c->b, false, line_bytes(c->b, vb_mem_addr(c->b, p), len));
+	vb_pcie_apm_count_cpu(c->b, false, len);
 	c->base->cache_invalidate(c->b, p, len);
 }
 

@@ -38,8 +38,15 @@ static unsigned overhead(uint64_t addr)
 uint64_t pd_tlp(struct vb_pcie *p, int d, uint64_t t, uint32_t payload, uint64_t addr)
 {
 	struct pd_link_dir *l = &p->link.d[d], *r = &p->link.d[!d];
-	double bytes = (double)payload + overhead(addr) + l->dllp_debt;
+	double bytes, idle;
 	uint64_t start = max64(t, l->free);
+
+	/* DLLPs owed went out while this direction was idle, as far as the gap allows */
+	if (t > l->free) {
+		idle = (double)(t - l->free) / p->link.ps_per_byte;
+		l->dllp_debt = l->dllp_debt > idle ? l->dllp_debt - idle : 0.0;
+	}
+	bytes = (double)payload + overhead(addr) + l->dllp_debt;
 
 	l->dllp_debt = 0;
 	l->free = start + (uint64_t)(bytes * p->link.ps_per_byte + 0.5);
