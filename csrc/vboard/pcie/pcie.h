@@ -68,7 +68,7 @@ struct pd_status {             /* the status FIFO (4 entries) */
 	bool irq;
 };
 
-struct pd_fetch { bool busy; uint64_t t_done; uint32_t first, n; };
+struct pd_fetch { bool busy; uint64_t t_done; uint32_t first, n; const uint8_t *host; };
 
 struct pd_chan {
 	unsigned idx;

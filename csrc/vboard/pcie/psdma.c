@@ -181,24 +181,20 @@ static void fetch_start(struct vb_psdma *d, struct pd_chan *c, int qi, uint64_t 
 		return;
 	}
 	f->busy = true;
+	f->host = h;
 	f->first = q->nxt;
 	f->n = n;
 	q->nxt = (q->nxt + n) % q->sz;
 	c->fetches++;
 }
 
-static void fetch_done(struct vb_psdma *d, struct pd_chan *c, int qi)
+static void fetch_done(struct pd_chan *c, int qi)
 {
-	struct pd_queue *q = &c->q[qi];
 	struct pd_fetch *f = &c->fetch[qi];
-	uint64_t base = q_base(q);
 	f->busy = false;
 	for (uint32_t i = 0; i < f->n; i++) {
 		struct pd_elem *e = &c->cache[qi][(c->ch_head[qi] + c->ch_n[qi]) % PSDMA_SD_CACHE];
-		uint64_t a = base + (uint64_t)(f->first + i) * PSDMA_SD_SIZE;
-		const uint8_t *h = q_axi(q) && !is_root(d) ? NULL : vb_mem_ptr(d->p->b, a, PSDMA_SD_SIZE);
-		if (!h && q_axi(q) && !is_root(d))
-			h = d->p->ep_mem + (a - d->p->prm.ep_ddr_axi);
+		const uint8_t *h = f->host + (uint64_t)i * PSDMA_SD_SIZE;
 		memcpy(&e->addr, h + PSDMA_SD_ADDR, 8);
 		memcpy(&e->ctrl, h + PSDMA_SD_CTRL, 4);
 		memcpy(&e->handle, h + PSDMA_SD_HANDLE, 2);
@@ -422,7 +418,7 @@ void pd_dma_step(struct vb_psdma *d, uint64_t t)
 		struct pd_chan *c = &d->ch[i];
 		for (int qi = 0; qi < 2; qi++)
 			if (c->fetch[qi].busy && c->fetch[qi].t_done <= t)
-				fetch_done(d, c, qi);
+				fetch_done(c, qi);
 		for (unsigned k = 0; k < c->t_n && !c->errored; k++) {
 			struct pd_txn *x = &c->txn[(c->t_head + k) % PD_MAX_TXN];
 			if (x->st == TX_READ && x->t_due <= t)
