@@ -48,6 +48,16 @@ static void pop(struct pd_chan *c, int q)
 	c->off[q] = 0;
 }
 
+/* Reads across the link share the requester's tags: the earliest one to come back. */
+static unsigned tag_first(const struct vb_psdma *d)
+{
+	unsigned k = 0;
+	for (unsigned i = 1; i < d->p->prm.read_tags; i++)
+		if (d->tag_free[i] < d->tag_free[k])
+			k = i;
+	return k;
+}
+
 static unsigned engine_txns(const struct vb_psdma *d)
 {
 	unsigned n = 0;
@@ -174,6 +184,8 @@ static void fetch_start(struct vb_psdma *d, struct pd_chan *c, int qi, uint64_t 
 		n = q->sz - q->nxt;          /* one read never wraps */
 	acc = mem_read(d, q_axi(q), t, q_base(q) + (uint64_t)q->nxt * PSDMA_SD_SIZE, n * PSDMA_SD_SIZE, PD_ELEM,
 		       &h, &f->t_done);
+	if (!q_axi(q))
+		d->tag_free[tag_first(d)] = f->t_done > t ? f->t_done : t;   /* an element read holds a tag too */
 	if (acc != VB_ACC_OK) {
 		struct pd_elem e = { .index = q->nxt };
 		chan_error(d, c, qi, &e, PSDMA_STA_INT_ERR, q_base(q) + (uint64_t)q->nxt * PSDMA_SD_SIZE, t,
@@ -221,10 +233,7 @@ static uint64_t issue_time(const struct vb_psdma *d, const struct pd_chan *c)
 	if (pend >= PSDMA_STA_CACHE || q_ahead(&c->q[PSDMA_Q_STAS]) <= pend || q_ahead(&c->q[PSDMA_Q_STAD]) <= pend)
 		return VB_NO_TIME;
 	if (!e_axi(&c->cache[PSDMA_Q_SRC][c->ch_head[PSDMA_Q_SRC]])) {
-		uint64_t tag = VB_NO_TIME;   /* a read across the link needs a free tag */
-		for (unsigned i = 0; i < m->read_tags; i++)
-			tag = min64(tag, d->tag_free[i]);
-		t = max64(t, tag);
+		t = max64(t, d->tag_free[tag_first(d)]);   /* a read across the link needs a free tag */
 	}
 	return t;
 }
@@ -262,10 +271,7 @@ static void issue(struct vb_psdma *d, struct pd_chan *c, uint64_t t)
 	x->dst_axi = e_axi(ds);
 	d->issue_free = t + (uint64_t)((double)len * 8 / p->prm.dma_width_bits + 0.999) * p->dma_clk_ps;
 	if (!x->src_axi) {
-		unsigned k = 0;
-		for (unsigned i = 1; i < p->prm.read_tags; i++)
-			if (d->tag_free[i] < d->tag_free[k])
-				k = i;
+		unsigned k = tag_first(d);
 		acc = mem_read(d, false, t, x->src, len, PD_DATA, &h, &x->t_due);
 		d->tag_free[k] = max64(x->t_due, t);
 	} else {
@@ -387,6 +393,12 @@ static void status_done(struct vb_psdma *d, struct pd_chan *c, uint64_t t)
 
 /* ---- time ---------------------------------------------------------------------- */
 
+/* A startable fetch goes at `now`, or when a tag returns if the queue is across the link. */
+static uint64_t fetch_time(const struct vb_psdma *d, const struct pd_chan *c, int qi, uint64_t now)
+{
+	return q_axi(&c->q[qi]) ? now : max64(now, d->tag_free[tag_first(d)]);
+}
+
 uint64_t pd_dma_next_event(struct vb_psdma *d)
 {
 	uint64_t t = VB_NO_TIME, now = max64(d->t_floor, d->doorbell_at);
@@ -397,7 +409,7 @@ uint64_t pd_dma_next_event(struct vb_psdma *d)
 			if (c->fetch[qi].busy)
 				t = min64(t, c->fetch[qi].t_done);
 			else if (fetch_startable(c, qi))
-				t = min64(t, now);
+				t = min64(t, fetch_time(d, c, qi, now));
 		}
 		for (unsigned k = 0; k < c->t_n; k++) {
 			const struct pd_txn *x = &c->txn[(c->t_head + k) % PD_MAX_TXN];
@@ -430,7 +442,7 @@ void pd_dma_step(struct vb_psdma *d, uint64_t t)
 			status_done(d, c, t);
 		retire(d, c, t);
 		for (int qi = 0; qi < 2; qi++)
-			if (fetch_startable(c, qi) && max64(d->t_floor, d->doorbell_at) <= t)
+			if (fetch_startable(c, qi) && fetch_time(d, c, qi, max64(d->t_floor, d->doorbell_at)) <= t)
 				fetch_start(d, c, qi, t);
 	}
 	/* round-robin among channels, one transaction per grant */
