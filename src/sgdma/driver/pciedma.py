@@ -15,8 +15,6 @@ from sgdma.driver.errors import DmaError
 from sgdma.hw import pcie as hw
 
 DIRECTIONS = {"s2c": 0, "c2s": 1}
-_RC = {0: "ok", -1: "bad argument", -2: "channel not present", -3: "byte count", -4: "queue full", -5: "halted",
-       -6: "status error", -7: "timeout", -8: "busy"}
 
 
 class PcieDmaError(DmaError):
