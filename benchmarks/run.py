@@ -114,7 +114,7 @@ def s0_sweep_timing_only() -> dict:
     """S0's whole sweep (169 points x 100 trials, timing only): one worker against the virtual time it
     simulates (overall and the slowest point), then the scaling efficiency time(1) / (N * time(N)) with N = 2
     local processes and N = 2 Dask workers (a LocalCluster), all in this run."""
-    from sgdma.experiments.executor import LocalExecutor, make_executor
+    from sgdma.executor import LocalExecutor, make_executor
 
     wall1, recs = _timed_sweep(LocalExecutor(1))
     sim = sum(r.simulated_ns for r in recs) / 1e9
@@ -262,6 +262,32 @@ def capture_sim_speed() -> dict:
                 f"{r['buffers_delivered']} buffers in {r['simulated_s']:.2f} virtual s; counter check and "
                 f"coherency checker {'on' if checks else 'off'}; best of 3")
     return out
+
+
+@benchmark
+def rtio_playback_1e6_events() -> dict:
+    """Event-DMA playback of a 10^6-event pulse train (one event per 30 ns, faster than the analyzer drains) with
+    the analyzer on, on zc706: simulated RTIO time over wall time (>= 1 means faster than the hardware)."""
+    from sgdma.rtio import Core, CoreDMA
+    from sgdma.rtio.analyzer import Analyzer
+    from sgdma.rtio.bench import pulse_train
+
+    n, interval = 1_000_000, 30
+    board = sgdma.VirtualBoard("zc706")
+    core = Core(board, "csr")
+    dma = CoreDMA(core, region_bytes=32 << 20)
+    Analyzer(core)
+    board.rtio.set_logging(False)
+    dma.store("train", pulse_train(n, interval), n * interval)
+    core.break_realtime(20_000)
+    t_sim0 = board.now_ns
+    t0 = time.perf_counter()
+    dma.playback("train")
+    board.rtio.drain(int(1e12))
+    wall = time.perf_counter() - t0
+    sim = (board.now_ns - t_sim0) * 1e-9
+    return {"rtio_playback_sim_over_wall": figure(sim / wall, "x", 1.0, "real time",
+                                                  f"{n} events, {sim * 1e3:.1f} ms simulated in {wall:.2f} s wall")}
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "src" / "sgdma"
 
 # Lower number = lower layer.  A module may import its own layer or below, never above.
 LAYERS = {
-    "_core": 0, "hw": 0,
+    "_core": 0, "hw": 0, "executor": 0,
     "board": 1,
     "driver": 2,
     "models": 3, "output": 3,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sgdma.experiments import characterize as ch
-from sgdma.experiments.executor import ExecutorError, LocalExecutor, make_executor
+from sgdma.executor import ExecutorError, LocalExecutor, make_executor
 from sgdma.experiments.sweepcache import CacheMismatch
 
 SETUP = ch.Setup(board="zcu111", trials=12, seed=3, timing_only=True)
@@ -63,7 +63,7 @@ def test_unreachable_scheduler_fails_within_seconds_naming_it():
     pytest.importorskip("distributed")
     t0 = time.monotonic()
     with pytest.raises(ExecutorError, match="tcp://127.0.0.1:9"):
-        from sgdma.experiments.executor import DaskExecutor
+        from sgdma.executor import DaskExecutor
         DaskExecutor("tcp://127.0.0.1:9", connect_timeout_s=2)
     assert time.monotonic() - t0 < 30
 

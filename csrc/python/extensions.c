@@ -7,9 +7,11 @@
 typedef int (*sgpy_register_fn)(PyObject *m);
 
 int sgpy_register_pcie(PyObject *m);
+int sgpy_register_rtio(PyObject *m);
 
 static const sgpy_register_fn registrations[] = {
 	sgpy_register_pcie,
+	sgpy_register_rtio,
 	NULL,
 };
 

@@ -181,6 +181,7 @@ struct vb_board {
 	double ic_ps_per_byte;
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
 	struct vb_pcie *pcie;      /* pcie/: PS-PCIe DMA, link, endpoint (NULL without [pcie]) */
+	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */
 };
 
 /* axidma.c: the register model and S2MM; shared with mm2s.c */

@@ -36,6 +36,37 @@ struct vb_region {
 	uint64_t size;
 };
 
+/* The ARTIQ-style RTIO core (csrc/vboard/pl/rtio*.c): present only when the
+ * preset has an [rtio] section.  Times in ns, clocks in MHz. */
+struct vb_rtio_params {
+	unsigned present;
+	uint64_t base;                /* CSR window on the CPU's register bus (GP0 on Zynq) */
+	double clock_mhz;             /* RTIO (coarse) clock */
+	unsigned fine_bits;           /* log2 fine steps per coarse cycle */
+	unsigned lanes, fifo_depth;   /* SED lanes and their FIFO depth */
+	unsigned underflow_margin;    /* coarse cycles ahead of the counter an event must be */
+	unsigned ttl_channels, wide_channels;
+	unsigned cri_write_cycles;    /* CRI write: timestamp, payload+command, status */
+	unsigned bus_bytes;           /* HP/Wishbone data width at the DMA reader and slicer */
+	unsigned dma_burst_bytes, dma_outstanding;
+	unsigned analyzer_fifo, analyzer_outstanding;
+	unsigned wfifo_depth;         /* credit write FIFO entries */
+	/* the kernel CPU and its paths to the gateware */
+	double cpu_mhz;
+	double output_cycles;         /* rtio_output call overhead (instructions) */
+	double delay_cycles;          /* timeline cursor arithmetic in a CPU register */
+	double csr_read_ns;           /* CPU load of a CSR, round trip */
+	double csr_write_ns;          /* interval between posted CSR stores the port accepts */
+	double csr_write_latency_ns;  /* posted store to the register */
+	double store_cycles;          /* cached store (ACPKI transaction fill) */
+	double barrier_ns;            /* DMB before sev */
+	double sev_cycles;
+	double evento_sync_cycles;    /* 2-FF synchroniser + edge detect, RTIO clocks */
+	double acp_read_ns, acp_write_ns;  /* ACP address-to-first-data / write response */
+	double poll_miss_ns;          /* CPU re-fetch of its status line after the ACP write */
+	unsigned wfifo_merged;        /* the FIFO mapping lets the store buffer merge an event into one burst */
+};
+
 /* Build options and costs; every field is settable by its preset key. */
 struct vb_config {
 	char name[VB_NAME_LEN];
@@ -77,6 +108,7 @@ struct vb_config {
 	unsigned consumer_fifo_beats; /* its FIFO, in beats */
 	/* PS-PCIe DMA, link and endpoint (csrc/vboard/pcie) */
 	struct vb_pcie_params pcie;
+	struct vb_rtio_params rtio;
 };
 
 typedef struct vb_board vb_board;
@@ -110,6 +142,8 @@ uint64_t vb_run_until_quiet(vb_board *b, uint64_t limit_ps);
 /* Handle the earliest pending device event if it is due by limit_ps (time
  * jumps to it); false when nothing is. */
 bool vb_step_next(vb_board *b, uint64_t limit_ps);
+/* The CPU waits until done(ctx) holds or limit_ps (absolute); true if it holds. */
+bool vb_run_until(vb_board *b, bool (*done)(void *ctx), void *ctx, uint64_t limit_ps);
 /* CPU accesses that decoded to no device and no memory (DECERR), and the last address. */
 uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr);
 

@@ -9,6 +9,7 @@
 #include "sgdma/pcie_dma.h"
 #include "internal.h"
 #include "pcie/pcie_api.h"
+#include "pl/rtio.h"
 
 static int map(vb_board *b, uint64_t base, uint64_t span, const struct vb_device_ops *ops, void *dev,
 	       char *err, size_t errlen)
@@ -37,6 +38,15 @@ int vb_machine_attach(vb_board *b, char *err, size_t errlen)
 			return -1;
 		if (map(b, PSDMA_AXI_BASE, PSDMA_REG_SPAN, &vb_psdma_root_ops, vb_pcie_engine(b, 0), err, errlen) < 0 ||
 		    map(b, m->bar0, m->bar0_size, &vb_psdma_ep_ops, vb_pcie_engine(b, 1), err, errlen) < 0)
+			return -1;
+	}
+	if (b->cfg.rtio.present) {
+		b->rtio = vb_rtio_new(b, &b->cfg.rtio);
+		if (!b->rtio) {
+			snprintf(err, errlen, "out of host memory for the RTIO core");
+			return -1;
+		}
+		if (map(b, b->cfg.rtio.base, RTIO_WINDOW_SPAN, &vb_rtio_ops, b->rtio, err, errlen) < 0)
 			return -1;
 	}
 	return 0;

@@ -531,6 +531,14 @@ class VirtualBoard:
         """The CPU waits (no bus traffic) until the timing engine is DONE or limit_ns passed."""
         return bool(self._b.run_until_csm_done(int(limit_ns * 1e3)))
 
+    @property
+    def rtio(self):
+        """The RTIO core of a preset with an [rtio] section (:class:`sgdma.board.rtio.RtioPort`)."""
+        if getattr(self, "_rtio", None) is None:
+            from sgdma.board.rtio import RtioPort
+            self._rtio = RtioPort(self)
+        return self._rtio
+
     def __repr__(self) -> str:
         return f"VirtualBoard(preset={self.preset!r}, seed={self.seed}, now_ns={self.now_ns:.1f})"
 

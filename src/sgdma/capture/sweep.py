@@ -139,7 +139,7 @@ def _point(args) -> dict:
 
 
 def default_jobs() -> int:
-    from sgdma.experiments.executor import default_jobs as cores
+    from sgdma.executor import default_jobs as cores
 
     return cores()
 
@@ -153,7 +153,7 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
 
     A policy the board cannot do (``coherent`` without an ACP/HPC port, e.g. zcu111's PL DDR) is
     skipped when ``skip_unsupported`` (else CaptureError).  ``jobs``: local worker processes, or an
-    ``executor`` (sgdma.experiments.executor); the records do not depend on either."""
+    ``executor`` (sgdma.executor); the records do not depend on either."""
     name = _preset(board)
     sizes = [int(s) for s in sizes]
     for a in apis:
@@ -184,7 +184,7 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
         check_geometry(vb, layout_of(vb), s, buffers, sample_bytes)
     del vb
     tasks = [(name, s, a, c, kw) for c in usable for a in apis for s in sizes]
-    from sgdma.experiments.executor import LocalExecutor, run_all
+    from sgdma.executor import LocalExecutor, run_all
 
     own = executor is None
     executor = executor or LocalExecutor(min(jobs, len(tasks)), "processes")

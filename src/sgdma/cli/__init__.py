@@ -8,6 +8,7 @@ from sgdma.cli.characterize import characterize
 from sgdma.cli.info import info
 from sgdma.cli.pcie import pcie
 from sgdma.cli.plan import plan_cmd
+from sgdma.cli.rtio import rtio
 from sgdma.cli.selftest import selftest_cmd
 from sgdma.cli.sequence import demo, run_cmd
 from sgdma.cli.validate import validate
@@ -19,7 +20,7 @@ def main() -> None:
     """sgdma: scatter-gather DMA toolkit for FPGA SoCs (PG021 driver core + virtual board)."""
 
 
-for _cmd in (demo, run_cmd, selftest_cmd, characterize, plan_cmd, capture_cmd, validate, info, pcie):
+for _cmd in (demo, run_cmd, selftest_cmd, characterize, plan_cmd, capture_cmd, validate, info, rtio, pcie):
     main.add_command(_cmd)
 
 

@@ -22,7 +22,7 @@ def executor_options(f):
 
 @contextlib.contextmanager
 def open_executor(kind: str, jobs: int | None, scheduler: str | None):
-    from sgdma.experiments.executor import ExecutorError, make_executor
+    from sgdma.executor import ExecutorError, make_executor
 
     try:
         ex = make_executor(kind, jobs, scheduler)

@@ -23,6 +23,8 @@ from sgdma.board.programs import s0_trials
 from sgdma.board.virtual import VirtualBoard
 from sgdma.driver.axidma import AxiDma
 from sgdma.hw.layout import Layout
+from sgdma.experiments import sweepcache
+from sgdma.experiments.chunks import Chunk, plan_chunks, point_cost  # noqa: F401  (part of the sweep API)
 
 
 class SweepError(ValueError):
@@ -262,42 +264,6 @@ def _c_trials(bench: Bench, p: Point, seeds: np.ndarray) -> tuple[np.ndarray, np
     return lat, thr, np.frombuffer(sim, dtype=np.uint64).copy()
 
 
-# -- chunks of trials ---------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Chunk:
-    """Trials [first, last) of point number `index`: the unit of work."""
-    index: int
-    point: Point
-    first: int
-    last: int
-
-    @property
-    def key(self) -> str:
-        return f"p{self.index}_{self.first}_{self.last}"
-
-
-def point_cost(setup: Setup, p: Point) -> float:
-    """Simulated ns one trial of `p` takes, roughly: the stream time at one beat per clock plus a BD fetch
-    (~1 us on S0's boards) per BD.  Only used to order and size chunks, never in a result."""
-    per_bd = max(p.bytes_per_bd / 16.0 * 4.0, 1000.0)     # 16 B beats at ~250 MHz, or the fetch
-    return 20_000.0 + p.bds * p.cycles * per_bd
-
-
-def plan_chunks(setup: Setup, points: list[Point], workers: int) -> list[Chunk]:
-    """Largest first, sized so the costliest point spreads over every worker and no chunk is more than
-    ~1/(4 workers) of the whole sweep."""
-    costs = [point_cost(setup, p) * setup.trials for p in points]
-    target = max(sum(costs) / (4 * max(workers, 1)), 1.0)
-    chunks = []
-    for i, (p, c) in enumerate(zip(points, costs)):
-        n = int(min(setup.trials, max(1, math.ceil(c / target), workers if c >= target else 1)))
-        bounds = [setup.trials * k // n for k in range(n + 1)]
-        chunks += [Chunk(i, p, lo, hi) for lo, hi in zip(bounds, bounds[1:]) if hi > lo]
-    chunks.sort(key=lambda ch: (-costs[ch.index] * (ch.last - ch.first) / setup.trials, ch.index, ch.first))
-    return chunks
-
-
 _local = threading.local()
 
 
@@ -355,8 +321,7 @@ def sweep(setup: Setup, points: list[Point], jobs: int = 1, executor=None, cache
     `jobs` of them); each trial's seed comes from (sweep seed, point, trial index), so the records are the
     same however the work is split.  `cache`: a directory keeping finished chunks, so an interrupted sweep
     resumes.  `progress(done_trials, total_trials)` is called as chunks finish."""
-    from sgdma.experiments import sweepcache
-    from sgdma.experiments.executor import LocalExecutor
+    from sgdma.executor import LocalExecutor
 
     bench = Bench(setup)
     for p in points:
@@ -431,7 +396,7 @@ def _safe_chunk(task):
 
 
 def default_jobs() -> int:
-    from sgdma.experiments.executor import default_jobs as cores
+    from sgdma.executor import default_jobs as cores
 
     return cores()
 

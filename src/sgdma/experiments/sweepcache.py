@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sgdma.experiments.chunks import Chunk
+
 MANIFEST = "sweep.json"
 FIELDS = ("latency_ns", "throughput_mbps", "simulated_ps")
 
@@ -65,8 +67,6 @@ class SweepCache:
 
 def open_cache(path: str, setup, points) -> SweepCache:
     """Open or create the cache for this sweep; refuse one made for anything else."""
-    from sgdma.experiments.characterize import Chunk
-
     d = Path(path)
     try:
         d.mkdir(parents=True, exist_ok=True)
