@@ -242,8 +242,9 @@ def test_small_c2s_ps_ddr_reads_are_mostly_element_fetches(sweep_all):
 
 
 def test_root_and_endpoint_dma_reach_similar_throughput():
-    """Each engine writes across the link (posted) in one direction and reads (split) in the other, so root S2C
-    matches EP C2S and root C2S matches EP S2C; the best of each engine is the same link bound."""
+    """Each engine writes across the link (posted) in one direction and reads (split) in the other: root S2C and EP
+    C2S are both posted writes at the same bound; root C2S and EP S2C are both split reads (tag- and RCB-limited);
+    the best of each engine is the same link bound."""
     recs = ex.sweep(["gen2x4"], ["s2c", "c2s"], [1 << 20], endpoint_dma=True, total_bytes=4 << 20)
     t = {(r["endpoint_dma"], r["direction"]): r["ep_ddr_mbps"] for r in recs}
     assert t[(False, "s2c")] == pytest.approx(t[(True, "c2s")], rel=0.03)

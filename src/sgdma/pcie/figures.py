@@ -55,22 +55,28 @@ def fig4_ps_ddr_reads(records, out: Path) -> Path:
 
 
 def fig5_root_vs_ep(records, out: Path) -> Path:
-    """Figure 5: root DMA vs endpoint DMA throughput."""
+    """Figure 5: root DMA vs endpoint DMA throughput, one panel per link."""
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for link in sorted({r["link"] for r in records}):
-        for d in ("s2c", "c2s"):
+    links = sorted({r["link"] for r in records})
+    cols = min(3, len(links))
+    rows_n = -(-len(links) // cols)
+    fig, axes = plt.subplots(rows_n, cols, figsize=(4.5 * cols, 3.6 * rows_n), squeeze=False)
+    for ax, link in zip(axes.flat, links):
+        for d, color in (("s2c", "tab:blue"), ("c2s", "tab:red")):
             for ep, ls in ((False, "-"), (True, "--")):
                 rows = _by(records, link=link, direction=d, endpoint_dma=ep)
                 if rows:
-                    ax.plot([r["packet"] for r in rows], [r["ep_ddr_mbps"] for r in rows], ls=ls, marker=".",
-                            label=f"{link} {d.upper()} {'EP DMA' if ep else 'root DMA'}")
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("packet size (bytes)")
-    ax.set_ylabel("MB/s (EP-DDR APM)")
-    ax.set_title("Root DMA vs EP DMA")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
+                    ax.plot([r["packet"] for r in rows], [r["ep_ddr_mbps"] for r in rows], ls=ls, color=color,
+                            marker=".", label=f"{d.upper()} {'EP DMA' if ep else 'root DMA'}")
+        ax.set_xscale("log", base=2)
+        ax.set_title(link)
+        ax.set_xlabel("packet size (bytes)")
+        ax.set_ylabel("MB/s (EP-DDR APM)")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(links):]:
+        ax.set_visible(False)
+    fig.suptitle("Root DMA vs EP DMA")
     return save(fig, out / "fig5_root_vs_ep_dma.png")
 
 
