@@ -10,6 +10,7 @@ from sgdma.cli.info import info
 from sgdma.cli.pcie import pcie
 from sgdma.cli.plan import plan_cmd
 from sgdma.cli.rtio import rtio
+from sgdma.cli.rtl import rtl
 from sgdma.cli.selftest import selftest_cmd
 from sgdma.cli.sequence import demo, run_cmd
 from sgdma.cli.validate import validate
@@ -21,7 +22,7 @@ def main() -> None:
     """sgdma: scatter-gather DMA toolkit for FPGA SoCs (PG021 driver core + virtual board)."""
 
 
-for _cmd in (demo, run_cmd, selftest_cmd, characterize, plan_cmd, capture_cmd, validate, info, rtio, bsp, pcie):
+for _cmd in (demo, run_cmd, selftest_cmd, characterize, plan_cmd, capture_cmd, validate, info, rtio, bsp, rtl, pcie):
     main.add_command(_cmd)
 
 
