@@ -91,6 +91,7 @@ def test_no_preset_repeats_the_ddr4_part():
         text = presets.path(name).read_text()
         if "ddr4-2400-micron-083e" in text:
             own = text[text.index("[dram]"):]
+            own = own[:own.find("\n[", 1)] if "\n[" in own[1:] else own     # the [dram] table only
             assert not any(f"\n{k} =" in own for k in part), f"{name} repeats a key of the DDR4 part"
 
 

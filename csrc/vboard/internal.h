@@ -201,6 +201,7 @@ struct vb_board {
 	uint64_t ic_read_free, ic_write_free;  /* the port's data channels */
 	double ic_ps_per_byte;
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
+	struct vb_pcie *pcie;      /* pcie/: PS-PCIe DMA, link, endpoint (NULL without [pcie]) */
 	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */
 };
 
@@ -282,6 +283,12 @@ void vb_csm_control(vb_board *b, uint32_t old, uint32_t now);
 void vb_csm_stream(vb_board *b, uint64_t len, bool last, uint64_t t_first, uint64_t t_last);
 uint32_t vb_csm_status(const vb_board *b);
 uint32_t vb_csm_counter(const vb_board *b, uint32_t control);
+
+/* pcie/pcie.c: the PCIe subsystem (created by machine.c when the preset has [pcie]) */
+struct vb_pcie;
+int vb_pcie_create(vb_board *b, char *err, size_t errlen);
+void vb_pcie_destroy(vb_board *b);
+extern const struct vb_device_ops vb_psdma_root_ops, vb_psdma_ep_ops;
 
 /* device ops tables, mapped by machine.c */
 extern const struct vb_device_ops vb_axidma_ops;

@@ -19,6 +19,7 @@
 #include "sgdma/platform.h"
 #include "sgdma/sg_contract.h"
 #include "mem/dram.h"
+#include "pcie/params.h"
 
 #define VB_MAX_REGIONS   8
 #define VB_MAX_FAULTS    16
@@ -107,6 +108,8 @@ struct vb_config {
 	uint64_t sink_max_bytes;      /* cap of kept MM2S bytes (0: VB_SINK_MAX_BYTES) */
 	double consumer_rate;         /* MM2S consumer: beats accepted per DMA clock (<= 1) */
 	unsigned consumer_fifo_beats; /* its FIFO, in beats */
+	/* PS-PCIe DMA, link and endpoint (csrc/vboard/pcie) */
+	struct vb_pcie_params pcie;
 	struct vb_rtio_params rtio;
 	/* host process (not a preset key): map each DDR region at its physical
 	 * address when the OS allows (bare-metal programs dereference them) */

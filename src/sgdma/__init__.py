@@ -10,6 +10,7 @@ from sgdma.board.virtual import (MMIO, BufferInUseError, BusError, ConcurrentUse
                                   FreedBufferError, PhysicalArray, VirtualBoard)
 from sgdma.driver.axidma import AxiDma, Channel, Completions, Ring
 from sgdma.board.linux import LinuxBoard
+from sgdma.driver.pciedma import PcieDma, PcieDmaError
 from sgdma.driver.errors import (AddressError, AlignmentError, ArgumentError, BusyError, ConfigError, DmaError,
                      DmaTimeoutError, HardwareError, LengthError, ModeError, NotHaltedError, PacketOpenError,
                      RingEmptyError, RingFullError, StreamWidthError, TailError)
@@ -17,7 +18,7 @@ from sgdma.driver.errors import (AddressError, AlignmentError, ArgumentError, Bu
 __version__ = "0.1.0"
 
 __all__ = [
-    "VirtualBoard", "LinuxBoard", "MMIO", "PhysicalArray", "AxiDma", "Channel", "Ring", "Completions", "pg021",
+    "VirtualBoard", "LinuxBoard", "PcieDma", "PcieDmaError", "MMIO", "PhysicalArray", "AxiDma", "Channel", "Ring", "Completions", "pg021",
     "DmaError", "ArgumentError", "AlignmentError", "LengthError", "StreamWidthError", "AddressError",
     "RingFullError", "RingEmptyError", "PacketOpenError", "NotHaltedError", "TailError", "ModeError",
     "BusyError", "DmaTimeoutError", "HardwareError", "ConfigError", "BusError", "ConcurrentUseError",

@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "mem/coherency.h"
+#include "pcie/pcie_api.h"
 #include "pl/rtio.h"
 #include "sgdma/splitmix.h"
 
@@ -132,6 +133,7 @@ void vb_reseed(vb_board *b, uint64_t seed)
 		b->trace.on = true;
 		b->trace.clk_origin = b->clk_origin;
 	}
+	vb_pcie_reseed(b, b->now);
 }
 
 uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr)
@@ -187,6 +189,7 @@ void vb_destroy(vb_board *b)
 	vb_trace_fini(b);
 	vb_adc_fini(b);
 	vb_coherency_fini(b);
+	vb_pcie_destroy(b);
 	vb_rtio_free(b->rtio);
 	free(b->scratch);
 	free(b);

@@ -6,7 +6,9 @@
 #include <stdio.h>
 
 #include "sgdma/csm.h"
+#include "sgdma/pcie_dma.h"
 #include "internal.h"
+#include "pcie/pcie_api.h"
 #include "pl/rtio.h"
 
 static int map(vb_board *b, uint64_t base, uint64_t span, const struct vb_device_ops *ops, void *dev,
@@ -28,6 +30,14 @@ int vb_machine_attach(vb_board *b, char *err, size_t errlen)
 		b->gpio[i].index = i;
 		if (map(b, b->cfg.gpio_base + (uint64_t)i * CSM_GPIO_SPAN, CSM_GPIO_SPAN, &vb_gpio_ops, &b->gpio[i],
 			err, errlen) < 0)
+			return -1;
+	}
+	if (b->cfg.pcie.present) {
+		const struct vb_pcie_params *m = &b->cfg.pcie;
+		if (vb_pcie_create(b, err, errlen) < 0)
+			return -1;
+		if (map(b, PSDMA_AXI_BASE, PSDMA_REG_SPAN, &vb_psdma_root_ops, vb_pcie_engine(b, 0), err, errlen) < 0 ||
+		    map(b, m->bar0, m->bar0_size, &vb_psdma_ep_ops, vb_pcie_engine(b, 1), err, errlen) < 0)
 			return -1;
 	}
 	if (b->cfg.rtio.present) {

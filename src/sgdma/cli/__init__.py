@@ -9,6 +9,7 @@ from sgdma.cli.bsp import bsp
 from sgdma.cli.capture_cmd import capture_cmd
 from sgdma.cli.characterize import characterize
 from sgdma.cli.info import info
+from sgdma.cli.pcie import pcie
 from sgdma.cli.plan import plan_cmd
 from sgdma.cli.report import report_cmd
 from sgdma.cli.rtio import rtio
@@ -25,7 +26,7 @@ def main() -> None:
 
 
 for _cmd in (demo, run_cmd, selftest_cmd, characterize, plan_cmd, capture_cmd, validate, info, rtio, bsp, rtl,
-             report_cmd):
+             report_cmd, pcie):
     main.add_command(_cmd)
 
 

@@ -1,0 +1,129 @@
+"""``sgdma pcie``: XAPP1289's experiments with the ZynqMP PS-PCIe DMA on the virtual board."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from sgdma.cli.common import _write_json
+
+
+def _links(text: str) -> list[str]:
+    from sgdma.pcie.link import LINKS, parse_link
+
+    if text.strip().lower() == "all":
+        return list(LINKS)
+    out = []
+    for t in text.split(","):
+        try:
+            g, w = parse_link(t)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--link") from None
+        out.append(f"gen{g}x{w}")
+    return out
+
+
+def _sizes(text: str, lo: int = 1, hi: int = 0xFFFFFF) -> list[int]:
+    from sgdma.pcie.experiments import parse_sizes
+
+    try:
+        sizes = parse_sizes(text)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--packet-size") from None
+    bad = [s for s in sizes if not lo <= s <= hi]
+    if not sizes or bad:
+        raise click.BadParameter(f"{text!r}: every packet must be {lo}..{hi} bytes (one SRC element's 24-bit "
+                                 f"byte count); offending: {bad or 'none given'}", param_hint="--packet-size")
+    return sizes
+
+
+def _plot_dir(plot):
+    if plot:
+        p = Path(plot)
+        p.mkdir(parents=True, exist_ok=True)
+        return p
+    return None
+
+
+@click.group("pcie")
+def pcie() -> None:
+    """PCIe root-port DMA on Zynq UltraScale+ (XAPP1289): PS-PCIe DMA, timed link, endpoint with its own DDR."""
+
+
+@pcie.command("sweep")
+@click.option("--link", "link", default="all", show_default=True,
+              help="gen1x1..gen2x4, a comma list, or 'all'")
+@click.option("--direction", type=click.Choice(["s2c", "c2s", "both"]), default="both", show_default=True)
+@click.option("--packet-size", "sizes", default="64..4M", show_default=True, help="e.g. 64..4M or 64,4K,64K")
+@click.option("--endpoint-dma", is_flag=True, help="also run the endpoint's DMA (Figure 5)")
+@click.option("--board", default="zcu102", show_default=True)
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--plot", type=click.Path(file_okay=False), help="write Figures 3-5 (PNG) into this directory")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write every point as JSON")
+def sweep_cmd(link, direction, sizes, endpoint_dma, board, seed, plot, json_path):
+    """Throughput against packet size for each link, seen by both APMs (Figures 3, 4, 5)."""
+    from sgdma.driver.pciedma import PcieDmaError
+    from sgdma.pcie import experiments as ex
+    from sgdma.pcie import figures
+
+    links, sz = _links(link), _sizes(sizes)
+    dirs = ["s2c", "c2s"] if direction == "both" else [direction]
+    try:
+        recs = ex.sweep(links, dirs, sz, endpoint_dma=endpoint_dma, preset=board, seed=seed)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    except PcieDmaError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(3)
+    click.echo(f"{'link':7} {'dir':4} {'engine':8} {'packet':>8} {'EP-DDR MB/s':>12} {'PS-DDR rd MB/s':>15} "
+               f"{'(elements)':>11} {'PS-DDR wr MB/s':>15}")
+    for r in recs:
+        click.echo(f"{r['link']:7} {r['direction']:4} {'EP DMA' if r['endpoint_dma'] else 'root DMA':8} "
+                   f"{r['packet']:>8} {r['ep_ddr_mbps']:12.1f} {r['ps_ddr_rd_mbps']:15.1f} "
+                   f"{r['ps_ddr_rd_elements_mbps']:11.1f} {r['ps_ddr_wr_mbps']:15.1f}")
+    out = _plot_dir(plot)
+    if out:
+        paths = [figures.fig3_summary(recs, out)]
+        if "c2s" in dirs:
+            paths.append(figures.fig4_ps_ddr_reads(recs, out))
+        if endpoint_dma:
+            paths.append(figures.fig5_root_vs_ep(recs, out))
+        for p in paths:
+            click.echo(f"wrote {p}")
+    _write_json(json_path, recs)
+
+
+@pcie.command("latency")
+@click.option("--link", "link", default="gen2x4", show_default=True, help="gen1x1..gen2x4, a comma list, or 'all'")
+@click.option("--direction", type=click.Choice(["s2c", "c2s", "both"]), default="both", show_default=True)
+@click.option("--packet-size", "sizes", default="64,256,1K,4K,16K,64K", show_default=True)
+@click.option("--iterations", default=8, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--board", default="zcu102", show_default=True)
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--plot", type=click.Path(file_okay=False), help="write Figure 6 (PNG) into this directory")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False))
+def latency_cmd(link, direction, sizes, iterations, board, seed, plot, json_path):
+    """Single-packet latency, software start to completion interrupt: root DMA vs endpoint DMA (Figure 6)."""
+    from sgdma.driver.pciedma import PcieDmaError
+    from sgdma.pcie import experiments as ex
+    from sgdma.pcie import figures
+
+    links, sz = _links(link), _sizes(sizes)
+    dirs = ["s2c", "c2s"] if direction == "both" else [direction]
+    try:
+        recs = ex.latency(links, dirs, sz, iterations=iterations, preset=board, seed=seed)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    except PcieDmaError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(3)
+    click.echo(f"{'link':7} {'dir':4} {'engine':8} {'packet':>8} {'mean us':>9} {'min us':>8} {'max us':>8}")
+    for r in recs:
+        click.echo(f"{r['link']:7} {r['direction']:4} {'EP DMA' if r['endpoint_dma'] else 'root DMA':8} "
+                   f"{r['packet']:>8} {r['latency_ns'] / 1e3:9.3f} {r['latency_min_ns'] / 1e3:8.3f} "
+                   f"{r['latency_max_ns'] / 1e3:8.3f}")
+    out = _plot_dir(plot)
+    if out:
+        click.echo(f"wrote {figures.fig6_latency(recs, out)}")
+    _write_json(json_path, recs)
