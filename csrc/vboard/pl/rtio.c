@@ -48,6 +48,13 @@ static bool lane_full(const struct vb_rtio *r, const struct rtio_lane *l) { retu
 
 static void lane_push(struct vb_rtio *r, struct rtio_lane *l, const struct rtio_event *ev)
 {
+	/* a push changes the earliest head only when it fills an empty lane (ties go to the lower index) */
+	if (r->early_ok && l->count == 0) {
+		int li = (int)(l - r->lane);
+		const struct rtio_lane *e = r->early >= 0 ? &r->lane[r->early] : NULL;
+		if (!e || ev->ts < e->q[e->head].ts || (ev->ts == e->q[e->head].ts && li < r->early))
+			r->early = li;
+	}
 	l->q[(l->head + l->count) % r->p.fifo_depth] = *ev;
 	l->count++;
 	l->last_coarse = coarse(r, ev->ts);
@@ -159,7 +166,7 @@ static void log_edge(struct vb_rtio *r, const struct rtio_event *ev)
 }
 
 /* The lane whose oldest event goes out first. */
-static int earliest_lane(const struct vb_rtio *r)
+static int scan_earliest(const struct vb_rtio *r)
 {
 	int best = -1;
 	for (unsigned i = 0; i < r->p.lanes; i++) {
@@ -168,6 +175,15 @@ static int earliest_lane(const struct vb_rtio *r)
 			best = (int)i;
 	}
 	return best;
+}
+
+static int earliest_lane(struct vb_rtio *r)
+{
+	if (r->fast && r->early_ok)
+		return r->early;
+	r->early = scan_earliest(r);
+	r->early_ok = true;
+	return r->early;
 }
 
 static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
@@ -186,6 +202,7 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 	}
 	l->head = (l->head + 1) % r->p.fifo_depth;
 	l->count--;
+	r->early_ok = false;
 	if (r->pend && r->pend_lane == li) {
 		/* the held write goes in now (or underflows, if it waited too long) */
 		uint32_t st = underflows(r, r->pend_ev.ts, t) ? RTIO_O_STATUS_UNDERFLOW : 0;
@@ -350,6 +367,7 @@ static void ops_reset(void *dev)
 	for (unsigned c = 0; c < r->nchan; c++)
 		r->chan_last[c] = INT64_MIN;
 	r->cur_lane = 0;
+	r->early_ok = false;
 	r->pend = false;
 	memset(r->src_status, 0, sizeof(r->src_status));
 	r->written = r->emitted = r->underflows = r->sequence_errors = r->collisions = r->busy_waits = 0;
@@ -436,6 +454,7 @@ struct vb_rtio *vb_rtio_new(vb_board *b, const struct vb_rtio_params *p)
 	r->an.fifo = calloc(p->analyzer_fifo, RTIO_MESSAGE_BYTES);
 	r->wf.q = calloc(p->wfifo_depth, sizeof(*r->wf.q));
 	r->log_on = true;
+	r->fast = true;
 	if (!r->chan_last || !r->an.fifo || !r->wf.q)
 		goto fail;
 	for (unsigned i = 0; i < p->lanes; i++)

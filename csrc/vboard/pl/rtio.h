@@ -47,6 +47,9 @@ struct rtio_dma {
 	uint64_t burst_done[RTIO_DMA_BURSTS], burst_end[RTIO_DMA_BURSTS];
 	unsigned bh, bn;
 	bool waiting, rd_stop;
+	uint64_t lc_addr;         /* record_len's cache: the length byte read at lc_addr (host pointer lc_ok) */
+	uint32_t lc_len;
+	bool lc_ok;
 	uint64_t records, dropped, t_start, t_end;
 };
 
@@ -105,6 +108,9 @@ struct vb_rtio {
 	unsigned nchan;
 	struct rtio_lane lane[RTIO_MAX_LANES];
 	unsigned cur_lane;
+	/* the lane whose head goes out first (-1: all empty), cached between pops when fast */
+	bool fast, early_ok;
+	int early;
 	int64_t *chan_last;       /* per channel: coarse timestamp of the last output */
 	/* the one CRI write waiting for lane space (o_status.wait) */
 	bool pend;

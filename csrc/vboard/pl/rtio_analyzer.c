@@ -16,8 +16,27 @@ static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 static void put_be(uint8_t *p, uint64_t v, unsigned n)
 {
-	for (unsigned i = 0; i < n; i++)
-		p[n - 1 - i] = (uint8_t)(v >> (8 * i));
+	if (n == 8) {
+		uint64_t x = __builtin_bswap64(v);
+		memcpy(p, &x, 8);
+	} else if (n == 4) {
+		uint32_t x = __builtin_bswap32((uint32_t)v);
+		memcpy(p, &x, 4);
+	} else {
+		for (unsigned i = 0; i < n; i++)
+			p[n - 1 - i] = (uint8_t)(v >> (8 * i));
+	}
+}
+
+/* A message that arrives at a full FIFO is lost (sticky overflow): no need to build it. */
+static bool lose(struct vb_rtio *r)
+{
+	struct rtio_analyzer *a = &r->an;
+	if (a->fn < r->p.analyzer_fifo)
+		return false;
+	a->overflow = true;
+	a->lost++;
+	return true;
 }
 
 static void push(struct vb_rtio *r, const uint8_t *msg, uint64_t t)
@@ -39,7 +58,7 @@ static void push(struct vb_rtio *r, const uint8_t *msg, uint64_t t)
 void rtio_an_output(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t)
 {
 	uint8_t m[RTIO_MESSAGE_BYTES] = { 0 };
-	if (!r->an.enabled)
+	if (!r->an.enabled || lose(r))
 		return;
 	put_be(m + RTIO_MSG_DATA, (uint64_t)ev->data[0] | (uint64_t)ev->data[1] << 32, RTIO_MSG_DATA_SIZE);
 	put_be(m + RTIO_MSG_ADDRESS, ev->addr, RTIO_MSG_ADDRESS_SIZE);
@@ -52,7 +71,7 @@ void rtio_an_output(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t)
 void rtio_an_exception(struct vb_rtio *r, uint32_t chan, uint8_t type, uint64_t t)
 {
 	uint8_t m[RTIO_MESSAGE_BYTES] = { 0 };
-	if (!r->an.enabled)
+	if (!r->an.enabled || lose(r))
 		return;
 	m[RTIO_MSG_EXCEPTION_TYPE] = type;
 	put_be(m + RTIO_MSG_RTIO_COUNTER, (uint64_t)rtio_counter_at(r, t), RTIO_MSG_RTIO_COUNTER_SIZE);

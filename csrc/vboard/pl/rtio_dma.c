@@ -34,6 +34,7 @@ void rtio_dma_start(struct vb_rtio *r, uint64_t t)
 	d->waiting = false;
 	d->rd_stop = false;
 	d->records = d->dropped = 0;
+	d->lc_addr = UINT64_MAX;
 	d->t_start = t;
 	d->t_end = 0;
 	if (d->base % RTIO_TRACE_ALIGN_ZYNQ)
@@ -86,10 +87,15 @@ static uint32_t record_len(struct vb_rtio *r, bool *have)
 	*have = false;
 	if (d->rec_addr >= d->avail_end)
 		return 0;
-	p = vb_mem_ptr(r->b, d->rec_addr, 1);
-	if (!p)
+	if (d->lc_addr != d->rec_addr) {   /* the byte arrived with its burst: read it once */
+		p = vb_mem_ptr(r->b, d->rec_addr, 1);
+		d->lc_addr = d->rec_addr;
+		d->lc_ok = p != NULL;
+		d->lc_len = p ? p[0] : 0;
+	}
+	if (!d->lc_ok)
 		return 0;
-	len = p[0];
+	len = d->lc_len;
 	*have = len == 0 || d->rec_addr + len <= d->avail_end;
 	return len;
 }
