@@ -228,6 +228,20 @@ static PyObject *py_set_logging(PyObject *self, PyObject *args)
 	Py_RETURN_NONE;
 }
 
+/* The reference path: every cache of the core's event scheduling off (results must not change). */
+static PyObject *py_set_fast(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	int on;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "Op", &o, &on))
+		return NULL;
+	GET_R(o);
+	r->fast = on;
+	r->early_ok = r->nx_ok = false;
+	Py_RETURN_NONE;
+}
+
 static PyObject *py_counters(PyObject *self, PyObject *o)
 {
 	(void)self;
@@ -385,6 +399,7 @@ static PyMethodDef methods[] = {
 	{ "rtio_drain", py_drain, METH_VARARGS, "rtio_drain(board, limit_ps) -> idle" },
 	{ "rtio_edges", py_edges, METH_O, "rtio_edges(board) -> column bytes (t, channel, address, data)" },
 	{ "rtio_set_logging", py_set_logging, METH_VARARGS, "rtio_set_logging(board, on): also clears the log" },
+	{ "rtio_set_fast", py_set_fast, METH_VARARGS, "rtio_set_fast(board, on): scheduling caches on/off" },
 	{ "rtio_counters", py_counters, METH_O, "rtio_counters(board) -> dict" },
 	{ "rtio_analyzer_arm", py_an_arm, METH_VARARGS, "rtio_analyzer_arm(board, base, size)" },
 	{ "rtio_analyzer_disarm", py_an_disarm, METH_VARARGS, "rtio_analyzer_disarm(board, limit_ps) -> idle" },

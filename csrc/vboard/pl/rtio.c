@@ -251,6 +251,7 @@ static void ki_issue(struct vb_rtio *r, uint64_t t)
 
 uint32_t rtio_reg_read(struct vb_rtio *r, uint32_t off, uint64_t t)
 {
+	r->nx_ok = false;
 	switch (off) {
 	case RTIO_R_KI_TARGET: return r->ki_target;
 	case RTIO_R_KI_NOW_HI: return hi(r->ki_now);
@@ -294,6 +295,7 @@ uint32_t rtio_reg_read(struct vb_rtio *r, uint32_t off, uint64_t t)
 
 void rtio_reg_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t)
 {
+	r->nx_ok = false;
 	switch (off) {
 	case RTIO_R_KI_TARGET:
 		r->ki_target = v;
@@ -367,7 +369,7 @@ static void ops_reset(void *dev)
 	for (unsigned c = 0; c < r->nchan; c++)
 		r->chan_last[c] = INT64_MIN;
 	r->cur_lane = 0;
-	r->early_ok = false;
+	r->early_ok = r->nx_ok = false;
 	r->pend = false;
 	memset(r->src_status, 0, sizeof(r->src_status));
 	r->written = r->emitted = r->underflows = r->sequence_errors = r->collisions = r->busy_waits = 0;
@@ -399,35 +401,54 @@ static uint64_t ops_next(void *dev)
 	uint64_t t = core_next(r);
 	if (r->wq_n)
 		t = min64(t, r->wq[r->wq_head].t);
-	t = min64(t, rtio_dma_next(r));
-	t = min64(t, rtio_an_next(r));
-	t = min64(t, rtio_acp_next(r));
-	return min64(t, rtio_wf_next(r));
+	r->nx_dma = rtio_dma_next(r);
+	r->nx_an = rtio_an_next(r);
+	r->nx_acp = rtio_acp_next(r);
+	r->nx_wf = rtio_wf_next(r);
+	r->nx_ok = r->fast;
+	t = min64(t, r->nx_dma);
+	t = min64(t, r->nx_an);
+	t = min64(t, r->nx_acp);
+	return min64(t, r->nx_wf);
 }
 
 /* Everything due at t, in the order the hardware would see it within a cycle:
- * register stores arriving, outputs leaving, then the engines. */
+ * register stores arriving, outputs leaving, then the engines.  An engine's
+ * time from the ops_next just before is still good while nothing earlier in
+ * this order has acted (`moved`); after that it is asked again, since an
+ * emission can resume the DMA and a CRI write can queue an analyzer message. */
 static void ops_step(void *dev, uint64_t t)
 {
 	struct vb_rtio *r = dev;
+	bool moved = !r->nx_ok;
 	int li;
 
+	r->nx_ok = false;
 	while (r->wq_n && r->wq[r->wq_head].t <= t) {
 		uint32_t off = r->wq[r->wq_head].off, v = r->wq[r->wq_head].v;
 		uint64_t ta = r->wq[r->wq_head].t;
 		r->wq_head = (r->wq_head + 1) % RTIO_WQ;
 		r->wq_n--;
 		rtio_reg_write(r, off, v, ta);
+		moved = true;
 	}
-	while ((li = earliest_lane(r)) >= 0 && emit_ps(r, r->lane[li].q[r->lane[li].head].ts) <= t)
+	while ((li = earliest_lane(r)) >= 0 && emit_ps(r, r->lane[li].q[r->lane[li].head].ts) <= t) {
 		emit(r, (unsigned)li, max64(t, emit_ps(r, r->lane[li].q[r->lane[li].head].ts)));
-	if (rtio_dma_next(r) <= t)
+		moved = true;
+	}
+	if ((moved ? rtio_dma_next(r) : r->nx_dma) <= t) {
 		rtio_dma_step(r, t);
-	if (rtio_acp_next(r) <= t)
+		moved = true;
+	}
+	if ((moved ? rtio_acp_next(r) : r->nx_acp) <= t) {
 		rtio_acp_step(r, t);
-	if (rtio_wf_next(r) <= t)
+		moved = true;
+	}
+	if ((moved ? rtio_wf_next(r) : r->nx_wf) <= t) {
 		rtio_wf_step(r, t);
-	if (rtio_an_next(r) <= t)
+		moved = true;
+	}
+	if ((moved ? rtio_an_next(r) : r->nx_an) <= t)
 		rtio_an_step(r, t);
 }
 

@@ -111,6 +111,9 @@ struct vb_rtio {
 	/* the lane whose head goes out first (-1: all empty), cached between pops when fast */
 	bool fast, early_ok;
 	int early;
+	/* the engines' next-event times as ops_next found them, for the ops_step that follows (fast only) */
+	bool nx_ok;
+	uint64_t nx_dma, nx_acp, nx_wf, nx_an;
 	int64_t *chan_last;       /* per channel: coarse timestamp of the last output */
 	/* the one CRI write waiting for lane space (o_status.wait) */
 	bool pend;

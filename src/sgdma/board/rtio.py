@@ -70,6 +70,10 @@ class RtioPort:
     def set_logging(self, on: bool) -> None:
         _core.rtio_set_logging(self._b, bool(on))
 
+    def set_fast(self, on: bool) -> None:
+        """Off: the core rescans its lanes and engines at every step (the reference the caches must match)."""
+        _core.rtio_set_fast(self._b, bool(on))
+
     def analyzer_arm(self, base: int, size: int) -> None:
         _core.rtio_analyzer_arm(self._b, int(base), int(size))
 
