@@ -44,6 +44,8 @@ static uint64_t emit_ps(const struct vb_rtio *r, int64_t ts)
 	return ts <= 0 ? 0 : (uint64_t)((double)ts * r->mu_ps + 0.5);
 }
 
+uint64_t rtio_emit_ps(const struct vb_rtio *r, int64_t ts) { return emit_ps(r, ts); }
+
 static bool lane_full(const struct vb_rtio *r, const struct rtio_lane *l) { return l->count >= r->p.fifo_depth; }
 
 static void lane_push(struct vb_rtio *r, struct rtio_lane *l, const struct rtio_event *ev)
@@ -199,6 +201,7 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 		r->chan_last[ev->chan] = c;
 		r->emitted++;
 		log_edge(r, ev);
+		rtio_in_output(r, ev);   /* gates and loopback act when the event leaves */
 	}
 	l->head = (l->head + 1) % r->p.fifo_depth;
 	l->count--;
@@ -258,6 +261,12 @@ uint32_t rtio_reg_read(struct vb_rtio *r, uint32_t off, uint64_t t)
 	case RTIO_R_KI_NOW_LO: return lo(r->ki_now);
 	case RTIO_R_KI_O_STATUS:
 		return (r->pend && r->pend_src == RTIO_SRC_KI) ? RTIO_O_STATUS_WAIT : r->src_status[RTIO_SRC_KI];
+	case RTIO_R_KI_I_TIMEOUT_HI: return hi(r->ki_i_timeout);
+	case RTIO_R_KI_I_TIMEOUT_LO: return lo(r->ki_i_timeout);
+	case RTIO_R_KI_I_STATUS: return r->in.busy ? RTIO_I_STATUS_WAIT_STATUS : r->in.status;
+	case RTIO_R_KI_I_DATA: return r->in.data;
+	case RTIO_R_KI_I_TIMESTAMP_HI: return hi((uint64_t)r->in.ts);
+	case RTIO_R_KI_I_TIMESTAMP_LO: return lo((uint64_t)r->in.ts);
 	case RTIO_R_KI_COUNTER_HI: return hi(r->counter);
 	case RTIO_R_KI_COUNTER_LO: return lo(r->counter);
 	case RTIO_R_CRI_SELECTED: return r->cri_sel;
@@ -303,6 +312,11 @@ void rtio_reg_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t)
 		return;
 	case RTIO_R_KI_NOW_HI: r->ki_now = set_hi(r->ki_now, v); return;
 	case RTIO_R_KI_NOW_LO: r->ki_now = set_lo(r->ki_now, v); return;
+	case RTIO_R_KI_I_TIMEOUT_HI: r->ki_i_timeout = set_hi(r->ki_i_timeout, v); return;
+	case RTIO_R_KI_I_TIMEOUT_LO:   /* the low word's write strobe issues the CRI read */
+		r->ki_i_timeout = set_lo(r->ki_i_timeout, v);
+		rtio_in_read(r, r->ki_target >> 8, (int64_t)r->ki_i_timeout, t);
+		return;
 	case RTIO_R_KI_COUNTER_UPDATE: r->counter = (uint64_t)rtio_counter_at(r, t); return;
 	case RTIO_R_CRI_SELECTED: r->cri_sel = v & 1; return;
 	case RTIO_R_DMA_BASE_HI: r->dma.base = set_hi(r->dma.base, v); return;
@@ -376,7 +390,8 @@ static void ops_reset(void *dev)
 	r->n_log = 0;
 	r->ki_target = 0;
 	memset(r->ki_odata, 0, sizeof(r->ki_odata));
-	r->ki_now = r->counter = 0;
+	r->ki_now = r->counter = r->ki_i_timeout = 0;
+	rtio_in_reset(r);
 	r->cri_sel = 0;
 	r->wq_head = r->wq_n = 0;
 	memset(&r->dma, 0, sizeof(r->dma));
@@ -405,7 +420,9 @@ static uint64_t ops_next(void *dev)
 	r->nx_an = rtio_an_next(r);
 	r->nx_acp = rtio_acp_next(r);
 	r->nx_wf = rtio_wf_next(r);
+	r->nx_in = rtio_in_next(r);
 	r->nx_ok = r->fast;
+	t = min64(t, r->nx_in);
 	t = min64(t, r->nx_dma);
 	t = min64(t, r->nx_an);
 	t = min64(t, r->nx_acp);
@@ -413,7 +430,7 @@ static uint64_t ops_next(void *dev)
 }
 
 /* Everything due at t, in the order the hardware would see it within a cycle:
- * register stores arriving, outputs leaving, then the engines.  An engine's
+ * register stores arriving, outputs leaving, input pins and reads, then the engines.  An engine's
  * time from the ops_next just before is still good while nothing earlier in
  * this order has acted (`moved`); after that it is asked again, since an
  * emission can resume the DMA and a CRI write can queue an analyzer message. */
@@ -434,6 +451,10 @@ static void ops_step(void *dev, uint64_t t)
 	}
 	while ((li = earliest_lane(r)) >= 0 && emit_ps(r, r->lane[li].q[r->lane[li].head].ts) <= t) {
 		emit(r, (unsigned)li, max64(t, emit_ps(r, r->lane[li].q[r->lane[li].head].ts)));
+		moved = true;
+	}
+	if ((moved ? rtio_in_next(r) : r->nx_in) <= t) {   /* pins after the gates that left at t */
+		rtio_in_step(r, t);
 		moved = true;
 	}
 	if ((moved ? rtio_dma_next(r) : r->nx_dma) <= t) {
@@ -476,7 +497,8 @@ struct vb_rtio *vb_rtio_new(vb_board *b, const struct vb_rtio_params *p)
 	r->wf.q = calloc(p->wfifo_depth, sizeof(*r->wf.q));
 	r->log_on = true;
 	r->fast = true;
-	if (!r->chan_last || !r->an.fifo || !r->wf.q)
+	r->trace_align = p->runtime_softcore ? RTIO_TRACE_ALIGN_SOFTCORE : RTIO_TRACE_ALIGN_ZYNQ;
+	if (!r->chan_last || !r->an.fifo || !r->wf.q || rtio_in_new(r) < 0)
 		goto fail;
 	for (unsigned i = 0; i < p->lanes; i++)
 		if (!(r->lane[i].q = calloc(p->fifo_depth, sizeof(struct rtio_event))))
@@ -494,6 +516,7 @@ void vb_rtio_free(struct vb_rtio *r)
 		return;
 	for (unsigned i = 0; i < RTIO_MAX_LANES; i++)
 		free(r->lane[i].q);
+	rtio_in_free(r);
 	free(r->chan_last);
 	free(r->an.fifo);
 	free(r->wf.q);

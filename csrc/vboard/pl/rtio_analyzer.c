@@ -55,17 +55,32 @@ static void push(struct vb_rtio *r, const uint8_t *msg, uint64_t t)
 	a->fn++;
 }
 
-void rtio_an_output(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t)
+/* An input or output message: data, address, the wall clock at the CRI operation, the event's timestamp. */
+static void an_io(struct vb_rtio *r, uint32_t type, uint32_t chan, uint32_t addr, int64_t ts, uint64_t data,
+		  uint64_t t)
 {
 	uint8_t m[RTIO_MESSAGE_BYTES] = { 0 };
 	if (!r->an.enabled || lose(r))
 		return;
-	put_be(m + RTIO_MSG_DATA, (uint64_t)ev->data[0] | (uint64_t)ev->data[1] << 32, RTIO_MSG_DATA_SIZE);
-	put_be(m + RTIO_MSG_ADDRESS, ev->addr, RTIO_MSG_ADDRESS_SIZE);
+	put_be(m + RTIO_MSG_DATA, data, RTIO_MSG_DATA_SIZE);
+	put_be(m + RTIO_MSG_ADDRESS, addr, RTIO_MSG_ADDRESS_SIZE);
 	put_be(m + RTIO_MSG_RTIO_COUNTER, (uint64_t)rtio_counter_at(r, t), RTIO_MSG_RTIO_COUNTER_SIZE);
-	put_be(m + RTIO_MSG_TIMESTAMP, (uint64_t)ev->ts, RTIO_MSG_TIMESTAMP_SIZE);
-	put_be(m + RTIO_MSG_TYPE_CHANNEL, (uint64_t)ev->chan << 2 | RTIO_MSG_OUTPUT, RTIO_MSG_TYPE_CHANNEL_SIZE);
+	put_be(m + RTIO_MSG_TIMESTAMP, (uint64_t)ts, RTIO_MSG_TIMESTAMP_SIZE);
+	put_be(m + RTIO_MSG_TYPE_CHANNEL, (uint64_t)chan << 2 | type, RTIO_MSG_TYPE_CHANNEL_SIZE);
 	push(r, m, t);
+}
+
+void rtio_an_output(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t)
+{
+	if (r->an.enabled)
+		an_io(r, RTIO_MSG_OUTPUT, ev->chan, ev->addr, ev->ts, (uint64_t)ev->data[0] | (uint64_t)ev->data[1] << 32,
+		      t);
+}
+
+/* A CRI read that completed with an event (sec. 4.1). */
+void rtio_an_input(struct vb_rtio *r, uint32_t chan, int64_t ts, uint32_t data, uint64_t t)
+{
+	an_io(r, RTIO_MSG_INPUT, chan, 0, ts, data, t);
 }
 
 void rtio_an_exception(struct vb_rtio *r, uint32_t chan, uint8_t type, uint64_t t)

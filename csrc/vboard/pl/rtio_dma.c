@@ -37,9 +37,9 @@ void rtio_dma_start(struct vb_rtio *r, uint64_t t)
 	d->lc_addr = UINT64_MAX;
 	d->t_start = t;
 	d->t_end = 0;
-	if (d->base % RTIO_TRACE_ALIGN_ZYNQ)
+	if (d->base % r->trace_align)
 		fprintf(stderr, "sgdma rtio: DMA base 0x%llx is not %u-byte aligned (the reader starts at the burst "
-			"boundary below)\n", (unsigned long long)d->base, RTIO_TRACE_ALIGN_ZYNQ);
+			"boundary below)\n", (unsigned long long)d->base, r->trace_align);
 }
 
 /* The reader keeps dma_outstanding bursts ahead of the slicer. */
