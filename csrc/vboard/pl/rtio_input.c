@@ -119,9 +119,11 @@ void rtio_in_output(struct vb_rtio *r, const struct rtio_event *ev)
 static uint64_t timeout_ps(const struct vb_rtio *r, int64_t timeout)
 {
 	int64_t step = (int64_t)1 << r->p.fine_bits;
+	uint64_t cycles;
 	if (timeout <= 0)
 		return 0;
-	return (uint64_t)((timeout + step - 1) / step) * r->coarse_ps;
+	cycles = (uint64_t)(timeout / step) + (timeout % step != 0);
+	return cycles > VB_NO_TIME / r->coarse_ps ? VB_NO_TIME : cycles * r->coarse_ps;   /* "never" */
 }
 
 void rtio_in_read(struct vb_rtio *r, uint32_t chan, int64_t timeout, uint64_t t)

@@ -67,6 +67,11 @@ class Core:
     def get_rtio_counter_mu(self) -> int:
         return self.port.wall()
 
+    def wait_until_mu(self, t: int) -> None:
+        """Spin on the RTIO counter until it reaches `t` (ARTIQ core.wait_until_mu)."""
+        while self.get_rtio_counter_mu() < t:
+            pass
+
     def break_realtime(self, slack_mu: int = 125_000) -> None:
         """Move the cursor to the counter plus `slack_mu` (ARTIQ's 125 us) if it is behind that."""
         t = self.get_rtio_counter_mu() + slack_mu
