@@ -201,7 +201,8 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 		r->chan_last[ev->chan] = c;
 		r->emitted++;
 		log_edge(r, ev);
-		rtio_in_output(r, ev);   /* gates and loopback act when the event leaves */
+		if (ev->addr != RTIO_TTL_ADDR_LEVEL || r->in.loops)
+			rtio_in_output(r, ev);   /* gates and loopback act when the event leaves */
 	}
 	l->head = (l->head + 1) % r->p.fifo_depth;
 	l->count--;
@@ -410,6 +411,12 @@ static void ops_reset(void *dev)
 
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+/* Inputs have events only while a read is in flight or a pin has stimulus left. */
+static uint64_t in_next(struct vb_rtio *r)
+{
+	return (r->in.busy || r->in.stim_pending) ? rtio_in_next(r) : VB_NO_TIME;
+}
+
 static uint64_t ops_next(void *dev)
 {
 	struct vb_rtio *r = dev;
@@ -420,7 +427,7 @@ static uint64_t ops_next(void *dev)
 	r->nx_an = rtio_an_next(r);
 	r->nx_acp = rtio_acp_next(r);
 	r->nx_wf = rtio_wf_next(r);
-	r->nx_in = rtio_in_next(r);
+	r->nx_in = in_next(r);
 	r->nx_ok = r->fast;
 	t = min64(t, r->nx_in);
 	t = min64(t, r->nx_dma);
@@ -453,7 +460,7 @@ static void ops_step(void *dev, uint64_t t)
 		emit(r, (unsigned)li, max64(t, emit_ps(r, r->lane[li].q[r->lane[li].head].ts)));
 		moved = true;
 	}
-	if ((moved ? rtio_in_next(r) : r->nx_in) <= t) {   /* pins after the gates that left at t */
+	if ((moved ? in_next(r) : r->nx_in) <= t) {   /* pins after the gates that left at t */
 		rtio_in_step(r, t);
 		moved = true;
 	}

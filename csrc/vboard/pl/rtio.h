@@ -104,6 +104,7 @@ struct rtio_inchan {
 struct rtio_input {
 	struct rtio_inchan *ch;   /* ttl_channels of them */
 	unsigned stim_pending;    /* channels with stimulus left (0: nothing to schedule) */
+	unsigned loops;           /* loopbacks wired */
 	/* the CRI read in flight (KI i_timeout write) and its result registers */
 	bool busy;
 	uint32_t chan;

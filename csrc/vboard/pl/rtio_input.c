@@ -285,6 +285,7 @@ int vb_rtio_in_loopback(struct vb_rtio *r, unsigned out, int in, char *err, size
 			 r->p.ttl_channels ? r->p.ttl_channels - 1 : 0);
 		return -1;
 	}
+	r->in.loops += (in >= 0) - (r->in.ch[out].loop_to >= 0);
 	r->in.ch[out].loop_to = in;
 	return 0;
 }
