@@ -9,6 +9,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "src" / "sgdma"
 LAYERS = {
     "_core": 0, "hw": 0, "executor": 0,
     "board": 1,
+    "pynq": 3,                     # PYNQ-shaped facade over a board
     "driver": 2,
     "models": 3, "output": 3,
     "sequence": 4, "capture": 4, "rtio": 4, "pcie": 4,

@@ -147,6 +147,7 @@ struct vb_fault {
 struct vb_mem_region {
 	struct vb_region r;
 	uint8_t *host;
+	bool at_phys;             /* host == (uint8_t *)r.base: physical addresses work as pointers */
 };
 
 struct vb_board {
@@ -161,6 +162,7 @@ struct vb_board {
 	struct vb_bus bus;        /* register windows of every device (bus.c) */
 	struct vb_mem_region mem[VB_MAX_REGIONS];
 	unsigned n_mem;
+	bool has_file_map;        /* some DDR is backed by a shared file (vb_mem_map_file) */
 	struct vb_fault faults[VB_MAX_FAULTS];
 	unsigned n_faults;
 	struct vb_chan ch[2];

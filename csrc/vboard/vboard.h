@@ -110,6 +110,9 @@ struct vb_config {
 	double consumer_rate;         /* MM2S consumer: beats accepted per DMA clock (<= 1) */
 	unsigned consumer_fifo_beats; /* its FIFO, in beats */
 	struct vb_rtio_params rtio;
+	/* host process (not a preset key): map each DDR region at its physical
+	 * address when the OS allows (bare-metal programs dereference them) */
+	unsigned map_at_phys;
 };
 
 typedef struct vb_board vb_board;
@@ -153,6 +156,13 @@ void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len);
 uint64_t vb_mem_addr(const vb_board *b, const void *host);
 int vb_region_count(const vb_board *b);
 const struct vb_region *vb_region_at(const vb_board *b, int i);
+/* True if region i is mapped at its physical address in this process. */
+bool vb_region_at_phys(const vb_board *b, int i);
+/* Zero [addr, addr+len) of DDR (whole pages are dropped, not written). */
+int vb_mem_zero(vb_board *b, uint64_t addr, uint64_t len);
+/* Back [addr, addr+size) (page-aligned, inside one region) with fd from
+ * offset 0, shared: other mappings of the file see the DMA's writes. */
+int vb_mem_map_file(vb_board *b, uint64_t addr, uint64_t size, int fd, char *err, size_t errlen);
 /* Make DMA accesses to [base, base+size) answer SLVERR. */
 int vb_inject_slverr(vb_board *b, uint64_t base, uint64_t size);
 void vb_clear_faults(vb_board *b);

@@ -478,6 +478,7 @@ int vb_config_load(struct vb_config *cfg, const char *path, char *err, size_t er
 			continue;                 /* descriptions, sources, units */
 		snprintf(key, sizeof(key), "%s.%s", section, k);
 		if (!strncmp(section, "info", 4) || !strncmp(section, "layout", 6) || !strncmp(section, "port.", 5) ||
+		    !strcmp(section, "irq") ||
 		    !strncmp(section, "cpu.", 4))
 			continue;                 /* read by the Python layers only */
 		if (vb_config_set(cfg, key, value) < 0) {

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from sgdma.cli.bsp import bsp
 from sgdma.cli.capture_cmd import capture_cmd
 from sgdma.cli.characterize import characterize
 from sgdma.cli.info import info
@@ -19,7 +20,7 @@ def main() -> None:
     """sgdma: scatter-gather DMA toolkit for FPGA SoCs (PG021 driver core + virtual board)."""
 
 
-for _cmd in (demo, run_cmd, selftest_cmd, characterize, plan_cmd, capture_cmd, validate, info, rtio):
+for _cmd in (demo, run_cmd, selftest_cmd, characterize, plan_cmd, capture_cmd, validate, info, rtio, bsp):
     main.add_command(_cmd)
 
 
