@@ -187,6 +187,7 @@ void rtio_reg_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t);
 /* rtio_mem.c: the one adapter onto the timed memory path */
 enum rtio_port { RTIO_PORT_HP0, RTIO_PORT_HP1 };
 bool rtio_mem_ok(vb_board *b, uint64_t addr, uint64_t len);
+uint8_t *rtio_mem_host(vb_board *b, uint64_t addr, uint64_t len);   /* NULL unless the bus would answer OKAY */
 uint64_t rtio_mem_read(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
 uint64_t rtio_mem_write(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
 

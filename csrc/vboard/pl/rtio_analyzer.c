@@ -137,13 +137,13 @@ void rtio_an_step(struct vb_rtio *r, uint64_t t)
 		uint64_t at = max64(a->w_free, rtio_next_edge(r, t)), span = (uint64_t)a->last + 1 - a->base;
 		const uint8_t *msg = a->fifo + (size_t)a->fh * RTIO_MESSAGE_BYTES;
 		uint8_t *dst;
-		if (a->last < a->base || span < RTIO_MESSAGE_BYTES || !rtio_mem_ok(r->b, a->wr_addr, RTIO_MESSAGE_BYTES)) {
+		if (a->last < a->base || span < RTIO_MESSAGE_BYTES ||
+		    !(dst = rtio_mem_host(r->b, a->wr_addr, RTIO_MESSAGE_BYTES))) {
 			a->bus_error = true;   /* non-OKAY write response: sticky, message dropped */
 			a->fh = (a->fh + 1) % r->p.analyzer_fifo;
 			a->fn--;
 			continue;
 		}
-		dst = vb_mem_ptr(r->b, a->wr_addr, RTIO_MESSAGE_BYTES);
 		memcpy(dst, msg, RTIO_MESSAGE_BYTES);
 		a->out_done[(a->oh + a->on) % RTIO_AN_OUT] = rtio_mem_write(r->b, RTIO_PORT_HP1, at, a->wr_addr,
 									    RTIO_MESSAGE_BYTES);

@@ -178,15 +178,16 @@ uint64_t rtio_dma_next(struct vb_rtio *r)
 
 	if (d->phase == DMA_IDLE)
 		return VB_NO_TIME;
+	bool issuable = can_issue(r);
 	if (d->bn)
 		t = d->burst_done[d->bh];
-	if (can_issue(r) && d->ar_free < t)
+	if (issuable && d->ar_free < t)
 		t = d->ar_free;
 	if (d->phase == DMA_FLOWING && !d->waiting) {
 		record_len(r, &have);
 		if (have && d->t_free < t)
 			t = d->t_free;
-		if (!have && !d->bn && !can_issue(r) && d->t_free < t)
+		if (!have && !d->bn && !issuable && d->t_free < t)
 			t = d->t_free;   /* nothing more can arrive: the trace runs off memory */
 	}
 	if (d->phase == DMA_FLUSH && !d->bn && d->t_free < t)
