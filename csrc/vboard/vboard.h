@@ -188,6 +188,23 @@ struct vb_dac {
 void vb_dac_configure(vb_board *b, uint64_t beat_ps, uint64_t lead_ps, uint32_t fifo_beats);
 const struct vb_dac *vb_dac_state(vb_board *b);
 
+/* trace.c: the MM2S stream's beats and the timing engine's GPIO writes, for
+ * replaying a run into the RTL (rtl/). Recorded only while switched on. */
+enum vb_trace_reg { VB_TRACE_CTL = 0, VB_TRACE_LEN = 1 };
+struct vb_trace {
+	bool on;
+	uint64_t clk_origin;              /* ps: PL clock edge 0 (edges at origin + k * period) */
+	uint64_t *beat_t;                 /* ps, on the DMA clock grid */
+	uint8_t *beat_last;               /* TLAST */
+	size_t n_beats, cap_t, cap_last;
+	uint64_t *ctl_t;                  /* ps, when the CPU's GPIO write lands */
+	uint32_t *ctl_v;
+	uint8_t *ctl_reg;                 /* enum vb_trace_reg */
+	size_t n_ctl, cap_ct, cap_cv, cap_cr;
+};
+void vb_trace_enable(vb_board *b, bool on);   /* on: forget what was recorded and record */
+const struct vb_trace *vb_trace_state(vb_board *b);
+
 /* ADC producer on the S2MM stream input (adc.c): rate, sample size, PL FIFO,
  * TLAST every packet_bytes (0: never); drops counted with times and indices. */
 struct vb_adc_drop {

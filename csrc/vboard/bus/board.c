@@ -123,6 +123,13 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	/* anchored at "now": a trial's outcome depends on its seed, not on history */
 	vb_dram_init(&b->dram, &b->cfg.dram, b->now + (refi ? r % refi : 0));
 	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->now;
+	/* the PL clock's edges, anchored at now too (no draw: the other streams stay put) */
+	b->clk_origin = b->now;
+	if (b->trace.on) {                   /* a trace spans one clock origin */
+		vb_trace_fini(b);
+		b->trace.on = true;
+		b->trace.clk_origin = b->clk_origin;
+	}
 }
 
 uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr)
@@ -142,6 +149,7 @@ void vb_destroy(vb_board *b)
 	vb_mem_fini(b);
 	vb_stream_fini(b);
 	vb_dac_fini(b);
+	vb_trace_fini(b);
 	vb_adc_fini(b);
 	vb_coherency_fini(b);
 	vb_rtio_free(b->rtio);
