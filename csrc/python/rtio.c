@@ -228,11 +228,99 @@ static PyObject *py_set_logging(PyObject *self, PyObject *args)
 	Py_RETURN_NONE;
 }
 
+/* The reference path: every cache of the core's event scheduling off (results must not change). */
+static PyObject *py_set_fast(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	int on;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "Op", &o, &on))
+		return NULL;
+	GET_R(o);
+	r->fast = on;
+	r->early_ok = r->nx_ok = false;
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_input(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	unsigned chan;
+	long long timeout;
+	int want_data;
+	unsigned long long limit;
+	int64_t value;
+	uint32_t st;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OILpK", &o, &chan, &timeout, &want_data, &limit))
+		return NULL;
+	GET_R(o);
+	Py_BEGIN_ALLOW_THREADS
+	st = vb_rtio_k_input(r, chan, timeout, want_data, limit, &value);
+	Py_END_ALLOW_THREADS
+	return Py_BuildValue("(kL)", (unsigned long)st, (long long)value);
+}
+
+static PyObject *py_stimulus(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	unsigned chan;
+	Py_buffer t, v;
+	char err[256];
+	int rc;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OIy*y*", &o, &chan, &t, &v))
+		return NULL;
+	struct vb_rtio *r = rtio_of(o);
+	if (!r || t.len % 8 || v.len != t.len / 8) {
+		if (r)
+			PyErr_SetString(PyExc_ValueError, "stimulus: int64 times and one uint8 level per time");
+		PyBuffer_Release(&t);
+		PyBuffer_Release(&v);
+		return NULL;
+	}
+	rc = vb_rtio_in_stimulus(r, chan, t.buf, v.buf, (size_t)v.len, err, sizeof(err));
+	PyBuffer_Release(&t);
+	PyBuffer_Release(&v);
+	if (rc < 0) {
+		PyErr_SetString(PyExc_ValueError, err);
+		return NULL;
+	}
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_loopback(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	unsigned out;
+	int in;
+	char err[256];
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OIi", &o, &out, &in))
+		return NULL;
+	GET_R(o);
+	if (vb_rtio_in_loopback(r, out, in, err, sizeof(err)) < 0) {
+		PyErr_SetString(PyExc_ValueError, err);
+		return NULL;
+	}
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_input_counters(PyObject *self, PyObject *o)
+{
+	(void)self;
+	GET_R(o);
+	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:I}", "events", (unsigned long long)r->in.events, "lost",
+			     (unsigned long long)r->in.lost, "reads", (unsigned long long)r->in.reads, "timeouts",
+			     (unsigned long long)r->in.timeouts, "overflows", (unsigned long long)r->in.overflows,
+			     "fifo_depth", r->p.input_fifo_depth);
+}
+
 static PyObject *py_counters(PyObject *self, PyObject *o)
 {
 	(void)self;
 	GET_R(o);
-	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:d,s:K}",
+	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:d,s:K,s:I}",
 			     "written", (unsigned long long)r->written, "emitted", (unsigned long long)r->emitted,
 			     "underflows", (unsigned long long)r->underflows, "sequence_errors",
 			     (unsigned long long)r->sequence_errors, "collisions", (unsigned long long)r->collisions,
@@ -241,7 +329,7 @@ static PyObject *py_counters(PyObject *self, PyObject *o)
 			     (unsigned long long)r->k.sevs, "credit_refreshes", (unsigned long long)r->k.credit_refreshes,
 			     "wfifo_overruns", (unsigned long long)r->wf.overruns, "coarse_ps",
 			     (unsigned long long)r->coarse_ps, "fine_bits", (unsigned long long)r->p.fine_bits, "mu_ps",
-			     r->mu_ps, "batch_capacity", (unsigned long long)r->k.batch_cap);
+			     r->mu_ps, "batch_capacity", (unsigned long long)r->k.batch_cap, "trace_align", r->trace_align);
 }
 
 static PyObject *py_an_arm(PyObject *self, PyObject *args)
@@ -385,6 +473,11 @@ static PyMethodDef methods[] = {
 	{ "rtio_drain", py_drain, METH_VARARGS, "rtio_drain(board, limit_ps) -> idle" },
 	{ "rtio_edges", py_edges, METH_O, "rtio_edges(board) -> column bytes (t, channel, address, data)" },
 	{ "rtio_set_logging", py_set_logging, METH_VARARGS, "rtio_set_logging(board, on): also clears the log" },
+	{ "rtio_set_fast", py_set_fast, METH_VARARGS, "rtio_set_fast(board, on): scheduling caches on/off" },
+	{ "rtio_input", py_input, METH_VARARGS, "rtio_input(board, chan, timeout_mu, want_data, limit_ps) -> (i_status, value)" },
+	{ "rtio_stimulus", py_stimulus, METH_VARARGS, "rtio_stimulus(board, chan, t_mu int64 bytes, level uint8 bytes)" },
+	{ "rtio_loopback", py_loopback, METH_VARARGS, "rtio_loopback(board, out_chan, in_chan or -1)" },
+	{ "rtio_input_counters", py_input_counters, METH_O, "rtio_input_counters(board) -> dict" },
 	{ "rtio_counters", py_counters, METH_O, "rtio_counters(board) -> dict" },
 	{ "rtio_analyzer_arm", py_an_arm, METH_VARARGS, "rtio_analyzer_arm(board, base, size)" },
 	{ "rtio_analyzer_disarm", py_an_disarm, METH_VARARGS, "rtio_analyzer_disarm(board, limit_ps) -> idle" },

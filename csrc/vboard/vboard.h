@@ -52,6 +52,10 @@ struct vb_rtio_params {
 	unsigned dma_burst_bytes, dma_outstanding;
 	unsigned analyzer_fifo, analyzer_outstanding;
 	unsigned wfifo_depth;         /* credit write FIFO entries */
+	unsigned input_fifo_depth;    /* per TTL input channel */
+	unsigned input_latency_cycles;/* pin edge to readable in the input FIFO */
+	unsigned cri_read_cycles;     /* CRI read: command to status when an event is waiting */
+	unsigned runtime_softcore;    /* the softcore runtime (trace alignment TRACE_ALIGN_SOFTCORE, else _ZYNQ) */
 	/* the kernel CPU and its paths to the gateware */
 	double cpu_mhz;
 	double output_cycles;         /* rtio_output call overhead (instructions) */

@@ -6,7 +6,7 @@
  *
  * Facts from /work/shared/reference/artiq-rtio.md: DMA record layout (sec. 2.4),
  * analyzer message (sec. 4.2), CRI status bits (sec. 1.2), ACPKI structures
- * (sec. 5.2).  The CSR window offsets are this model's own map (ARTIQ's are
+ * (sec. 5.2), input status bits and TTL addresses (sec. 1.2, 1.3).  The CSR window offsets are this model's own map (ARTIQ's are
  * generated per build by MiSoC), one 32-bit word per CSR word as on GP (sec. 5.1).
  */
 #ifndef SGDMA_RTIO_LAYOUT_H
@@ -52,6 +52,14 @@
 	X(DMA_ERROR_LINK, 2)               \
 	X(TTL_ADDR_LEVEL, 0)               \
 	X(TTL_ADDR_OE, 1)                  \
+	X(TTL_ADDR_SENSITIVITY, 2)         \
+	X(TTL_ADDR_SAMPLE, 3)              \
+	X(SENSITIVITY_RISING, 1)           \
+	X(SENSITIVITY_FALLING, 2)          \
+	X(I_STATUS_WAIT_EVENT, 1)          \
+	X(I_STATUS_OVERFLOW, 2)            \
+	X(I_STATUS_WAIT_STATUS, 4)         \
+	X(I_STATUS_UNREACHABLE, 8)         \
 	X(ACP_OUT_HEADER_BYTES, 16)        \
 	X(ACP_OUT_TRANSACTION_BYTES, 80)   \
 	X(ACP_IN_BYTES, 24)                \
@@ -67,6 +75,12 @@
 	X(KI_COUNTER_HI, 0x010)           \
 	X(KI_COUNTER_LO, 0x014)           \
 	X(KI_COUNTER_UPDATE, 0x018)       \
+	X(KI_I_TIMEOUT_HI, 0x01C)         \
+	X(KI_I_TIMEOUT_LO, 0x020) /* writing it issues the CRI read */ \
+	X(KI_I_DATA, 0x024)               \
+	X(KI_I_TIMESTAMP_HI, 0x028)       \
+	X(KI_I_TIMESTAMP_LO, 0x02C)       \
+	X(KI_I_STATUS, 0x030)             \
 	X(KI_O_DATA, 0x040) /* 16 words, highest first; word 0 issues the write */ \
 	/* CRI interconnect */            \
 	X(CRI_SELECTED, 0x100)            \

@@ -151,6 +151,10 @@ static const struct key keys[] = {
 	UINT("rtio.analyzer_fifo", rtio.analyzer_fifo),
 	UINT("rtio.analyzer_outstanding", rtio.analyzer_outstanding),
 	UINT("rtio.wfifo_depth", rtio.wfifo_depth),
+	UINT("rtio.input_fifo_depth", rtio.input_fifo_depth),
+	UINT("rtio.input_latency_cycles", rtio.input_latency_cycles),
+	UINT("rtio.cri_read_cycles", rtio.cri_read_cycles),
+	UINT("rtio.runtime_softcore", rtio.runtime_softcore),
 	DBL("rtio.cpu_mhz", rtio.cpu_mhz),
 	DBL("rtio.output_cycles", rtio.output_cycles),
 	DBL("rtio.delay_cycles", rtio.delay_cycles),
@@ -193,7 +197,8 @@ void vb_config_defaults(struct vb_config *cfg)
 		.base = 0x43000000u, .clock_mhz = 125.0, .fine_bits = 3, .lanes = 8, .fifo_depth = 128,
 		.underflow_margin = 12, .ttl_channels = 8, .wide_channels = 1, .cri_write_cycles = 3, .bus_bytes = 8,
 		.dma_burst_bytes = 128, .dma_outstanding = 14, .analyzer_fifo = 128, .analyzer_outstanding = 128,
-		.wfifo_depth = 128, .cpu_mhz = 800.0, .output_cycles = 20, .delay_cycles = 4, .csr_read_ns = 180.0,
+		.wfifo_depth = 128, .input_fifo_depth = 64, .input_latency_cycles = 2, .cri_read_cycles = 3,
+		.runtime_softcore = 0, .cpu_mhz = 800.0, .output_cycles = 20, .delay_cycles = 4, .csr_read_ns = 180.0,
 		.csr_write_ns = 90.0, .csr_write_latency_ns = 90.0, .store_cycles = 1, .barrier_ns = 100.0,
 		.sev_cycles = 1, .evento_sync_cycles = 3, .acp_read_ns = 100.0, .acp_write_ns = 100.0,
 		.poll_miss_ns = 50.0, .wfifo_merged = 1,
@@ -378,6 +383,11 @@ int vb_config_check(const struct vb_config *c, char *err, size_t n)
 		if (!(r->csr_read_ns > 0) || !(r->csr_write_ns > 0) || r->csr_write_latency_ns < 0 ||
 		    r->acp_read_ns < 0 || r->acp_write_ns < 0 || r->poll_miss_ns < 0 || r->barrier_ns < 0)
 			FAIL("rtio: CSR access costs must be > 0 and latencies >= 0");
+		if (r->input_fifo_depth < 1 || r->input_fifo_depth > 65535 || r->cri_read_cycles < 1)
+			FAIL("rtio.input_fifo_depth = %u (1..65535), rtio.cri_read_cycles = %u (>= 1)", r->input_fifo_depth,
+			     r->cri_read_cycles);
+		if (r->runtime_softcore > 1)
+			FAIL("rtio.runtime_softcore = %u: 0 (Zynq runtime) or 1 (softcore runtime)", r->runtime_softcore);
 		if (r->base & 0xFFF)
 			FAIL("rtio.base = 0x%llx: must be 4 KiB aligned", (unsigned long long)r->base);
 	}

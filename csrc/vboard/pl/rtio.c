@@ -44,10 +44,19 @@ static uint64_t emit_ps(const struct vb_rtio *r, int64_t ts)
 	return ts <= 0 ? 0 : (uint64_t)((double)ts * r->mu_ps + 0.5);
 }
 
+uint64_t rtio_emit_ps(const struct vb_rtio *r, int64_t ts) { return emit_ps(r, ts); }
+
 static bool lane_full(const struct vb_rtio *r, const struct rtio_lane *l) { return l->count >= r->p.fifo_depth; }
 
 static void lane_push(struct vb_rtio *r, struct rtio_lane *l, const struct rtio_event *ev)
 {
+	/* a push changes the earliest head only when it fills an empty lane (ties go to the lower index) */
+	if (r->early_ok && l->count == 0) {
+		int li = (int)(l - r->lane);
+		const struct rtio_lane *e = r->early >= 0 ? &r->lane[r->early] : NULL;
+		if (!e || ev->ts < e->q[e->head].ts || (ev->ts == e->q[e->head].ts && li < r->early))
+			r->early = li;
+	}
 	l->q[(l->head + l->count) % r->p.fifo_depth] = *ev;
 	l->count++;
 	l->last_coarse = coarse(r, ev->ts);
@@ -158,7 +167,7 @@ static void log_edge(struct vb_rtio *r, const struct rtio_event *ev)
 }
 
 /* The lane whose oldest event goes out first. */
-static int earliest_lane(const struct vb_rtio *r)
+static int scan_earliest(const struct vb_rtio *r)
 {
 	int best = -1;
 	for (unsigned i = 0; i < r->p.lanes; i++) {
@@ -167,6 +176,15 @@ static int earliest_lane(const struct vb_rtio *r)
 			best = (int)i;
 	}
 	return best;
+}
+
+static int earliest_lane(struct vb_rtio *r)
+{
+	if (r->fast && r->early_ok)
+		return r->early;
+	r->early = scan_earliest(r);
+	r->early_ok = true;
+	return r->early;
 }
 
 static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
@@ -182,9 +200,12 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 		r->chan_last[ev->chan] = c;
 		r->emitted++;
 		log_edge(r, ev);
+		if (ev->addr != RTIO_TTL_ADDR_LEVEL || r->in.loops)
+			rtio_in_output(r, ev);   /* gates and loopback act when the event leaves */
 	}
 	l->head = (l->head + 1) % r->p.fifo_depth;
 	l->count--;
+	r->early_ok = false;
 	if (r->pend && r->pend_lane == li) {
 		/* the held write goes in now (or underflows, if it waited too long) */
 		uint32_t st = underflows(r, r->pend_ev.ts, t) ? RTIO_O_STATUS_UNDERFLOW : 0;
@@ -233,12 +254,19 @@ static void ki_issue(struct vb_rtio *r, uint64_t t)
 
 uint32_t rtio_reg_read(struct vb_rtio *r, uint32_t off, uint64_t t)
 {
+	r->nx_ok = false;
 	switch (off) {
 	case RTIO_R_KI_TARGET: return r->ki_target;
 	case RTIO_R_KI_NOW_HI: return hi(r->ki_now);
 	case RTIO_R_KI_NOW_LO: return lo(r->ki_now);
 	case RTIO_R_KI_O_STATUS:
 		return (r->pend && r->pend_src == RTIO_SRC_KI) ? RTIO_O_STATUS_WAIT : r->src_status[RTIO_SRC_KI];
+	case RTIO_R_KI_I_TIMEOUT_HI: return hi(r->ki_i_timeout);
+	case RTIO_R_KI_I_TIMEOUT_LO: return lo(r->ki_i_timeout);
+	case RTIO_R_KI_I_STATUS: return r->in.busy ? RTIO_I_STATUS_WAIT_STATUS : r->in.status;
+	case RTIO_R_KI_I_DATA: return r->in.data;
+	case RTIO_R_KI_I_TIMESTAMP_HI: return hi((uint64_t)r->in.ts);
+	case RTIO_R_KI_I_TIMESTAMP_LO: return lo((uint64_t)r->in.ts);
 	case RTIO_R_KI_COUNTER_HI: return hi(r->counter);
 	case RTIO_R_KI_COUNTER_LO: return lo(r->counter);
 	case RTIO_R_CRI_SELECTED: return r->cri_sel;
@@ -276,6 +304,7 @@ uint32_t rtio_reg_read(struct vb_rtio *r, uint32_t off, uint64_t t)
 
 void rtio_reg_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t)
 {
+	r->nx_ok = false;
 	switch (off) {
 	case RTIO_R_KI_TARGET:
 		r->ki_target = v;
@@ -283,6 +312,11 @@ void rtio_reg_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t)
 		return;
 	case RTIO_R_KI_NOW_HI: r->ki_now = set_hi(r->ki_now, v); return;
 	case RTIO_R_KI_NOW_LO: r->ki_now = set_lo(r->ki_now, v); return;
+	case RTIO_R_KI_I_TIMEOUT_HI: r->ki_i_timeout = set_hi(r->ki_i_timeout, v); return;
+	case RTIO_R_KI_I_TIMEOUT_LO:   /* the low word's write strobe issues the CRI read */
+		r->ki_i_timeout = set_lo(r->ki_i_timeout, v);
+		rtio_in_read(r, r->ki_target >> 8, (int64_t)r->ki_i_timeout, t);
+		return;
 	case RTIO_R_KI_COUNTER_UPDATE: r->counter = (uint64_t)rtio_counter_at(r, t); return;
 	case RTIO_R_CRI_SELECTED: r->cri_sel = v & 1; return;
 	case RTIO_R_DMA_BASE_HI: r->dma.base = set_hi(r->dma.base, v); return;
@@ -349,13 +383,15 @@ static void ops_reset(void *dev)
 	for (unsigned c = 0; c < r->nchan; c++)
 		r->chan_last[c] = INT64_MIN;
 	r->cur_lane = 0;
+	r->early_ok = r->nx_ok = false;
 	r->pend = false;
 	memset(r->src_status, 0, sizeof(r->src_status));
 	r->written = r->emitted = r->underflows = r->sequence_errors = r->collisions = r->busy_waits = 0;
 	r->n_log = 0;
 	r->ki_target = 0;
 	memset(r->ki_odata, 0, sizeof(r->ki_odata));
-	r->ki_now = r->counter = 0;
+	r->ki_now = r->counter = r->ki_i_timeout = 0;
+	rtio_in_reset(r);
 	r->cri_sel = 0;
 	r->wq_head = r->wq_n = 0;
 	memset(&r->dma, 0, sizeof(r->dma));
@@ -374,41 +410,72 @@ static void ops_reset(void *dev)
 
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+/* Inputs have events only while a read is in flight or a pin has stimulus left. */
+static uint64_t in_next(struct vb_rtio *r)
+{
+	return (r->in.busy || r->in.stim_pending) ? rtio_in_next(r) : VB_NO_TIME;
+}
+
 static uint64_t ops_next(void *dev)
 {
 	struct vb_rtio *r = dev;
 	uint64_t t = core_next(r);
 	if (r->wq_n)
 		t = min64(t, r->wq[r->wq_head].t);
-	t = min64(t, rtio_dma_next(r));
-	t = min64(t, rtio_an_next(r));
-	t = min64(t, rtio_acp_next(r));
-	return min64(t, rtio_wf_next(r));
+	r->nx_dma = rtio_dma_next(r);
+	r->nx_an = rtio_an_next(r);
+	r->nx_acp = rtio_acp_next(r);
+	r->nx_wf = rtio_wf_next(r);
+	r->nx_in = in_next(r);
+	r->nx_ok = r->fast;
+	t = min64(t, r->nx_in);
+	t = min64(t, r->nx_dma);
+	t = min64(t, r->nx_an);
+	t = min64(t, r->nx_acp);
+	return min64(t, r->nx_wf);
 }
 
 /* Everything due at t, in the order the hardware would see it within a cycle:
- * register stores arriving, outputs leaving, then the engines. */
+ * register stores arriving, outputs leaving, input pins and reads, then the engines.  An engine's
+ * time from the ops_next just before is still good while nothing earlier in
+ * this order has acted (`moved`); after that it is asked again, since an
+ * emission can resume the DMA and a CRI write can queue an analyzer message. */
 static void ops_step(void *dev, uint64_t t)
 {
 	struct vb_rtio *r = dev;
+	bool moved = !r->nx_ok;
 	int li;
 
+	r->nx_ok = false;
 	while (r->wq_n && r->wq[r->wq_head].t <= t) {
 		uint32_t off = r->wq[r->wq_head].off, v = r->wq[r->wq_head].v;
 		uint64_t ta = r->wq[r->wq_head].t;
 		r->wq_head = (r->wq_head + 1) % RTIO_WQ;
 		r->wq_n--;
 		rtio_reg_write(r, off, v, ta);
+		moved = true;
 	}
-	while ((li = earliest_lane(r)) >= 0 && emit_ps(r, r->lane[li].q[r->lane[li].head].ts) <= t)
+	while ((li = earliest_lane(r)) >= 0 && emit_ps(r, r->lane[li].q[r->lane[li].head].ts) <= t) {
 		emit(r, (unsigned)li, max64(t, emit_ps(r, r->lane[li].q[r->lane[li].head].ts)));
-	if (rtio_dma_next(r) <= t)
+		moved = true;
+	}
+	if ((moved ? in_next(r) : r->nx_in) <= t) {   /* pins after the gates that left at t */
+		rtio_in_step(r, t);
+		moved = true;
+	}
+	if ((moved ? rtio_dma_next(r) : r->nx_dma) <= t) {
 		rtio_dma_step(r, t);
-	if (rtio_acp_next(r) <= t)
+		moved = true;
+	}
+	if ((moved ? rtio_acp_next(r) : r->nx_acp) <= t) {
 		rtio_acp_step(r, t);
-	if (rtio_wf_next(r) <= t)
+		moved = true;
+	}
+	if ((moved ? rtio_wf_next(r) : r->nx_wf) <= t) {
 		rtio_wf_step(r, t);
-	if (rtio_an_next(r) <= t)
+		moved = true;
+	}
+	if ((moved ? rtio_an_next(r) : r->nx_an) <= t)
 		rtio_an_step(r, t);
 }
 
@@ -435,7 +502,9 @@ struct vb_rtio *vb_rtio_new(vb_board *b, const struct vb_rtio_params *p)
 	r->an.fifo = calloc(p->analyzer_fifo, RTIO_MESSAGE_BYTES);
 	r->wf.q = calloc(p->wfifo_depth, sizeof(*r->wf.q));
 	r->log_on = true;
-	if (!r->chan_last || !r->an.fifo || !r->wf.q)
+	r->fast = true;
+	r->trace_align = p->runtime_softcore ? RTIO_TRACE_ALIGN_SOFTCORE : RTIO_TRACE_ALIGN_ZYNQ;
+	if (!r->chan_last || !r->an.fifo || !r->wf.q || rtio_in_new(r) < 0)
 		goto fail;
 	for (unsigned i = 0; i < p->lanes; i++)
 		if (!(r->lane[i].q = calloc(p->fifo_depth, sizeof(struct rtio_event))))
@@ -453,6 +522,7 @@ void vb_rtio_free(struct vb_rtio *r)
 		return;
 	for (unsigned i = 0; i < RTIO_MAX_LANES; i++)
 		free(r->lane[i].q);
+	rtio_in_free(r);
 	free(r->chan_last);
 	free(r->an.fifo);
 	free(r->wf.q);

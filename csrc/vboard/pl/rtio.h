@@ -47,6 +47,9 @@ struct rtio_dma {
 	uint64_t burst_done[RTIO_DMA_BURSTS], burst_end[RTIO_DMA_BURSTS];
 	unsigned bh, bn;
 	bool waiting, rd_stop;
+	uint64_t lc_addr;         /* record_len's cache: the length byte read at lc_addr (host pointer lc_ok) */
+	uint32_t lc_len;
+	bool lc_ok;
 	uint64_t records, dropped, t_start, t_end;
 };
 
@@ -84,6 +87,34 @@ struct rtio_wfifo {
 	uint64_t err_ts, overruns;
 };
 
+/* One TTL input channel [artiq-rtio.md sec. 1.3]: the pin, its gate (sensitivity, set by output
+ * events at address 2/3), the input FIFO with its sticky overflow, and the pin's stimulus. */
+struct rtio_input_event { int64_t ts; uint32_t data; uint64_t avail; };
+struct rtio_inchan {
+	uint8_t sens, level;
+	bool overflow;
+	struct rtio_input_event *q;
+	unsigned head, n;
+	int64_t *st_t;            /* stimulus: the pin's transitions (mu, increasing) and levels */
+	uint8_t *st_v;
+	size_t st_n, st_i;
+	int loop_to;              /* loopback: this channel's output drives that channel's pin (-1: none) */
+};
+
+struct rtio_input {
+	struct rtio_inchan *ch;   /* ttl_channels of them */
+	unsigned stim_pending;    /* channels with stimulus left (0: nothing to schedule) */
+	unsigned loops;           /* loopbacks wired */
+	/* the CRI read in flight (KI i_timeout write) and its result registers */
+	bool busy;
+	uint32_t chan;
+	int64_t timeout;
+	uint64_t t_ready;         /* the read cannot complete before */
+	uint32_t status, data;
+	int64_t ts;
+	uint64_t events, lost, reads, timeouts, overflows;
+};
+
 struct rtio_kernel {
 	enum rtio_initiator init;
 	int64_t now;              /* ACP / FIFO: the cursor lives in a CPU register */
@@ -105,6 +136,12 @@ struct vb_rtio {
 	unsigned nchan;
 	struct rtio_lane lane[RTIO_MAX_LANES];
 	unsigned cur_lane;
+	/* the lane whose head goes out first (-1: all empty), cached between pops when fast */
+	bool fast, early_ok;
+	int early;
+	/* the engines' next-event times as ops_next found them, for the ops_step that follows (fast only) */
+	bool nx_ok;
+	uint64_t nx_dma, nx_acp, nx_wf, nx_an, nx_in;
 	int64_t *chan_last;       /* per channel: coarse timestamp of the last output */
 	/* the one CRI write waiting for lane space (o_status.wait) */
 	bool pend;
@@ -121,7 +158,7 @@ struct vb_rtio {
 	size_t n_log, cap_log;
 	/* kernel initiator CSRs */
 	uint32_t ki_target, ki_odata[RTIO_RECORD_MAX_WORDS];
-	uint64_t ki_now, counter;
+	uint64_t ki_now, counter, ki_i_timeout;
 	unsigned cri_sel;
 	/* posted CSR stores travelling to the window */
 	struct { uint64_t t; uint32_t off, v; } wq[RTIO_WQ];
@@ -130,7 +167,9 @@ struct vb_rtio {
 	struct rtio_analyzer an;
 	struct rtio_acpki acp;
 	struct rtio_wfifo wf;
+	struct rtio_input in;
 	struct rtio_kernel k;
+	unsigned trace_align;
 };
 
 /* rtio.c: the core */
@@ -148,6 +187,7 @@ void rtio_reg_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t);
 /* rtio_mem.c: the one adapter onto the timed memory path */
 enum rtio_port { RTIO_PORT_HP0, RTIO_PORT_HP1 };
 bool rtio_mem_ok(vb_board *b, uint64_t addr, uint64_t len);
+uint8_t *rtio_mem_host(vb_board *b, uint64_t addr, uint64_t len);   /* NULL unless the bus would answer OKAY */
 uint64_t rtio_mem_read(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
 uint64_t rtio_mem_write(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
 
@@ -159,11 +199,23 @@ void rtio_dma_resume(struct vb_rtio *r, uint32_t status, uint64_t t);
 
 /* rtio_analyzer.c */
 void rtio_an_output(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t);
+void rtio_an_input(struct vb_rtio *r, uint32_t chan, int64_t ts, uint32_t data, uint64_t t);
 void rtio_an_exception(struct vb_rtio *r, uint32_t chan, uint8_t type, uint64_t t);
 void rtio_an_stop(struct vb_rtio *r, uint64_t t);
 uint64_t rtio_an_next(struct vb_rtio *r);
 void rtio_an_step(struct vb_rtio *r, uint64_t t);
 void rtio_an_reset(struct vb_rtio *r);
+
+/* rtio_input.c */
+int rtio_in_new(struct vb_rtio *r);
+void rtio_in_free(struct vb_rtio *r);
+void rtio_in_reset(struct vb_rtio *r);
+/* An output event leaving on a TTL channel: gate changes (address 2/3) and loopback to an input pin. */
+void rtio_in_output(struct vb_rtio *r, const struct rtio_event *ev);
+void rtio_in_read(struct vb_rtio *r, uint32_t chan, int64_t timeout, uint64_t t);
+uint64_t rtio_in_next(struct vb_rtio *r);
+void rtio_in_step(struct vb_rtio *r, uint64_t t);
+uint64_t rtio_emit_ps(const struct vb_rtio *r, int64_t ts);
 
 /* rtio_acpki.c */
 void rtio_acp_evento(struct vb_rtio *r, uint64_t t);
@@ -224,6 +276,15 @@ struct vb_rtio_pulses {
 /* A pulse train of n pulses of period 2*half mu on target, from the cursor; batch > 0: ACPKI batches. */
 void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t half, unsigned batch,
 		      struct vb_rtio_pulses *out);
+/* Input: the pin's transitions from now on (replacing any left), a loopback out -> in (in < 0: none). */
+int vb_rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
+			char *err, size_t errlen);
+int vb_rtio_in_loopback(struct vb_rtio *r, unsigned out, int in, char *err, size_t errlen);
+/* CRI read through the CSR kernel initiator (ksupport rtio_input_timestamp / rtio_input_data): the final
+ * i_status bits (I_STATUS_WAIT_STATUS if still busy after limit_ps); on 0, *value = i_timestamp or i_data. */
+uint32_t vb_rtio_k_input(struct vb_rtio *r, uint32_t chan, int64_t timeout, bool want_data, uint64_t limit_ps,
+			 int64_t *value);
+
 /* Let the board run until the RTIO core is idle (all FIFOs out, engines stopped) or limit. */
 bool vb_rtio_drain(struct vb_rtio *r, uint64_t limit_ps);
 /* Analyzer: arm over the ring [base, base + size), disarm (waits for the writer). */

@@ -16,8 +16,27 @@ static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 static void put_be(uint8_t *p, uint64_t v, unsigned n)
 {
-	for (unsigned i = 0; i < n; i++)
-		p[n - 1 - i] = (uint8_t)(v >> (8 * i));
+	if (n == 8) {
+		uint64_t x = __builtin_bswap64(v);
+		memcpy(p, &x, 8);
+	} else if (n == 4) {
+		uint32_t x = __builtin_bswap32((uint32_t)v);
+		memcpy(p, &x, 4);
+	} else {
+		for (unsigned i = 0; i < n; i++)
+			p[n - 1 - i] = (uint8_t)(v >> (8 * i));
+	}
+}
+
+/* A message that arrives at a full FIFO is lost (sticky overflow): no need to build it. */
+static bool lose(struct vb_rtio *r)
+{
+	struct rtio_analyzer *a = &r->an;
+	if (a->fn < r->p.analyzer_fifo)
+		return false;
+	a->overflow = true;
+	a->lost++;
+	return true;
 }
 
 static void push(struct vb_rtio *r, const uint8_t *msg, uint64_t t)
@@ -36,23 +55,38 @@ static void push(struct vb_rtio *r, const uint8_t *msg, uint64_t t)
 	a->fn++;
 }
 
-void rtio_an_output(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t)
+/* An input or output message: data, address, the wall clock at the CRI operation, the event's timestamp. */
+static void an_io(struct vb_rtio *r, uint32_t type, uint32_t chan, uint32_t addr, int64_t ts, uint64_t data,
+		  uint64_t t)
 {
 	uint8_t m[RTIO_MESSAGE_BYTES] = { 0 };
-	if (!r->an.enabled)
+	if (!r->an.enabled || lose(r))
 		return;
-	put_be(m + RTIO_MSG_DATA, (uint64_t)ev->data[0] | (uint64_t)ev->data[1] << 32, RTIO_MSG_DATA_SIZE);
-	put_be(m + RTIO_MSG_ADDRESS, ev->addr, RTIO_MSG_ADDRESS_SIZE);
+	put_be(m + RTIO_MSG_DATA, data, RTIO_MSG_DATA_SIZE);
+	put_be(m + RTIO_MSG_ADDRESS, addr, RTIO_MSG_ADDRESS_SIZE);
 	put_be(m + RTIO_MSG_RTIO_COUNTER, (uint64_t)rtio_counter_at(r, t), RTIO_MSG_RTIO_COUNTER_SIZE);
-	put_be(m + RTIO_MSG_TIMESTAMP, (uint64_t)ev->ts, RTIO_MSG_TIMESTAMP_SIZE);
-	put_be(m + RTIO_MSG_TYPE_CHANNEL, (uint64_t)ev->chan << 2 | RTIO_MSG_OUTPUT, RTIO_MSG_TYPE_CHANNEL_SIZE);
+	put_be(m + RTIO_MSG_TIMESTAMP, (uint64_t)ts, RTIO_MSG_TIMESTAMP_SIZE);
+	put_be(m + RTIO_MSG_TYPE_CHANNEL, (uint64_t)chan << 2 | type, RTIO_MSG_TYPE_CHANNEL_SIZE);
 	push(r, m, t);
+}
+
+void rtio_an_output(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t)
+{
+	if (r->an.enabled)
+		an_io(r, RTIO_MSG_OUTPUT, ev->chan, ev->addr, ev->ts, (uint64_t)ev->data[0] | (uint64_t)ev->data[1] << 32,
+		      t);
+}
+
+/* A CRI read that completed with an event (sec. 4.1). */
+void rtio_an_input(struct vb_rtio *r, uint32_t chan, int64_t ts, uint32_t data, uint64_t t)
+{
+	an_io(r, RTIO_MSG_INPUT, chan, 0, ts, data, t);
 }
 
 void rtio_an_exception(struct vb_rtio *r, uint32_t chan, uint8_t type, uint64_t t)
 {
 	uint8_t m[RTIO_MESSAGE_BYTES] = { 0 };
-	if (!r->an.enabled)
+	if (!r->an.enabled || lose(r))
 		return;
 	m[RTIO_MSG_EXCEPTION_TYPE] = type;
 	put_be(m + RTIO_MSG_RTIO_COUNTER, (uint64_t)rtio_counter_at(r, t), RTIO_MSG_RTIO_COUNTER_SIZE);
@@ -103,13 +137,13 @@ void rtio_an_step(struct vb_rtio *r, uint64_t t)
 		uint64_t at = max64(a->w_free, rtio_next_edge(r, t)), span = (uint64_t)a->last + 1 - a->base;
 		const uint8_t *msg = a->fifo + (size_t)a->fh * RTIO_MESSAGE_BYTES;
 		uint8_t *dst;
-		if (a->last < a->base || span < RTIO_MESSAGE_BYTES || !rtio_mem_ok(r->b, a->wr_addr, RTIO_MESSAGE_BYTES)) {
+		if (a->last < a->base || span < RTIO_MESSAGE_BYTES ||
+		    !(dst = rtio_mem_host(r->b, a->wr_addr, RTIO_MESSAGE_BYTES))) {
 			a->bus_error = true;   /* non-OKAY write response: sticky, message dropped */
 			a->fh = (a->fh + 1) % r->p.analyzer_fifo;
 			a->fn--;
 			continue;
 		}
-		dst = vb_mem_ptr(r->b, a->wr_addr, RTIO_MESSAGE_BYTES);
 		memcpy(dst, msg, RTIO_MESSAGE_BYTES);
 		a->out_done[(a->oh + a->on) % RTIO_AN_OUT] = rtio_mem_write(r->b, RTIO_PORT_HP1, at, a->wr_addr,
 									    RTIO_MESSAGE_BYTES);

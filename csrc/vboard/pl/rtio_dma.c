@@ -34,11 +34,12 @@ void rtio_dma_start(struct vb_rtio *r, uint64_t t)
 	d->waiting = false;
 	d->rd_stop = false;
 	d->records = d->dropped = 0;
+	d->lc_addr = UINT64_MAX;
 	d->t_start = t;
 	d->t_end = 0;
-	if (d->base % RTIO_TRACE_ALIGN_ZYNQ)
+	if (d->base % r->trace_align)
 		fprintf(stderr, "sgdma rtio: DMA base 0x%llx is not %u-byte aligned (the reader starts at the burst "
-			"boundary below)\n", (unsigned long long)d->base, RTIO_TRACE_ALIGN_ZYNQ);
+			"boundary below)\n", (unsigned long long)d->base, r->trace_align);
 }
 
 /* The reader keeps dma_outstanding bursts ahead of the slicer. */
@@ -86,10 +87,15 @@ static uint32_t record_len(struct vb_rtio *r, bool *have)
 	*have = false;
 	if (d->rec_addr >= d->avail_end)
 		return 0;
-	p = vb_mem_ptr(r->b, d->rec_addr, 1);
-	if (!p)
+	if (d->lc_addr != d->rec_addr) {   /* the byte arrived with its burst: read it once */
+		p = vb_mem_ptr(r->b, d->rec_addr, 1);
+		d->lc_addr = d->rec_addr;
+		d->lc_ok = p != NULL;
+		d->lc_len = p ? p[0] : 0;
+	}
+	if (!d->lc_ok)
 		return 0;
-	len = p[0];
+	len = d->lc_len;
 	*have = len == 0 || d->rec_addr + len <= d->avail_end;
 	return len;
 }
@@ -172,15 +178,16 @@ uint64_t rtio_dma_next(struct vb_rtio *r)
 
 	if (d->phase == DMA_IDLE)
 		return VB_NO_TIME;
+	bool issuable = can_issue(r);
 	if (d->bn)
 		t = d->burst_done[d->bh];
-	if (can_issue(r) && d->ar_free < t)
+	if (issuable && d->ar_free < t)
 		t = d->ar_free;
 	if (d->phase == DMA_FLOWING && !d->waiting) {
 		record_len(r, &have);
 		if (have && d->t_free < t)
 			t = d->t_free;
-		if (!have && !d->bn && !can_issue(r) && d->t_free < t)
+		if (!have && !d->bn && !issuable && d->t_free < t)
 			t = d->t_free;   /* nothing more can arrive: the trace runs off memory */
 	}
 	if (d->phase == DMA_FLUSH && !d->bn && d->t_free < t)

@@ -31,7 +31,7 @@ static bool idle(void *ctx)
 		if (r->lane[i].count)
 			return false;
 	return !r->pend && r->wq_n == 0 && r->dma.phase == DMA_IDLE && r->wf.n == 0 && r->acp.phase == 0 &&
-	       r->an.fn == 0 && r->an.on == 0;
+	       r->an.fn == 0 && r->an.on == 0 && !r->in.busy;
 }
 
 static bool dma_idle(void *ctx) { return ((const struct vb_rtio *)ctx)->dma.phase == DMA_IDLE; }
@@ -354,6 +354,32 @@ uint32_t vb_rtio_k_flush(struct vb_rtio *r)
 		csr_store(r, RTIO_R_WF_ERROR, 0);
 		return fail(r, e, ch, ts);
 	}
+	return 0;
+}
+
+/* ---- inputs (ksupport rtio_input_timestamp / rtio_input_data, sec. 1.3) ------------------ */
+
+uint32_t vb_rtio_k_input(struct vb_rtio *r, uint32_t chan, int64_t timeout, bool want_data, uint64_t limit_ps,
+			 int64_t *value)
+{
+	uint64_t deadline;
+	uint32_t st;
+
+	*value = -1;
+	cpu_cycles(r, r->p.output_cycles);   /* the call and its argument set-up, as an output's */
+	csr_store(r, RTIO_R_KI_TARGET, chan << 8);
+	csr_store64(r, RTIO_R_KI_I_TIMEOUT_HI, RTIO_R_KI_I_TIMEOUT_LO, (uint64_t)timeout);
+	deadline = vb_now_ps(r->b) + limit_ps;
+	/* the CPU polls i_status while the read waits for an event or the timeout (every load bounded) */
+	while ((st = csr_load(r, RTIO_R_KI_I_STATUS)) & RTIO_I_STATUS_WAIT_STATUS)
+		if (vb_now_ps(r->b) > deadline)
+			return st;
+	if (st)
+		return st;
+	if (want_data)
+		*value = csr_load(r, RTIO_R_KI_I_DATA);
+	else
+		*value = (int64_t)csr_load64(r, RTIO_R_KI_I_TIMESTAMP_HI, RTIO_R_KI_I_TIMESTAMP_LO);
 	return 0;
 }
 

@@ -58,6 +58,26 @@ class RtioPort:
     def drain(self, limit_ps: int) -> bool:
         return _core.rtio_drain(self._b, int(limit_ps))
 
+    # inputs
+    def input(self, channel: int, timeout_mu: int, want_data: bool = False, limit_ps: int = 10**13) -> tuple[int, int]:
+        """One CRI read through the CSR kernel initiator: (i_status, timestamp or data; -1 unless status is 0)."""
+        return _core.rtio_input(self._b, int(channel), int(timeout_mu), bool(want_data), int(limit_ps))
+
+    def stimulus(self, channel: int, t_mu, levels) -> None:
+        """The input pin's transitions from now on: strictly increasing times (mu) and the level after each."""
+        t = np.ascontiguousarray(t_mu, np.int64)
+        v = np.ascontiguousarray(levels, np.uint8)
+        if t.shape != v.shape or t.ndim != 1:
+            raise ValueError(f"stimulus on channel {channel}: t_mu and levels must be 1-D and the same length")
+        _core.rtio_stimulus(self._b, int(channel), t.tobytes(), v.tobytes())
+
+    def loopback(self, out_channel: int, in_channel: int | None) -> None:
+        """Wire output channel `out_channel`'s level to input pin `in_channel` (None: unwire)."""
+        _core.rtio_loopback(self._b, int(out_channel), -1 if in_channel is None else int(in_channel))
+
+    def input_counters(self) -> dict:
+        return _core.rtio_input_counters(self._b)
+
     # observation
     def counters(self) -> dict:
         return _core.rtio_counters(self._b)
@@ -69,6 +89,10 @@ class RtioPort:
 
     def set_logging(self, on: bool) -> None:
         _core.rtio_set_logging(self._b, bool(on))
+
+    def set_fast(self, on: bool) -> None:
+        """Off: the core rescans its lanes and engines at every step (the reference the caches must match)."""
+        _core.rtio_set_fast(self._b, bool(on))
 
     def analyzer_arm(self, base: int, size: int) -> None:
         _core.rtio_analyzer_arm(self._b, int(base), int(size))

@@ -6,10 +6,13 @@ is charged on the board's clock by the initiator's timed path (CSR over GP, ACPK
 """
 from __future__ import annotations
 
-from sgdma.rtio.errors import RTIODestinationUnreachable, RTIOError, RTIOUnderflow
+from sgdma.rtio.errors import RTIODestinationUnreachable, RTIOError, RTIOOverflow, RTIOUnderflow
 from sgdma.rtio.layout import CONST, MAX_WORDS
 
 O_WAIT, O_UNDERFLOW, O_UNREACHABLE = CONST["O_STATUS_WAIT"], CONST["O_STATUS_UNDERFLOW"], CONST["O_STATUS_UNREACHABLE"]
+I_TIMEOUT, I_OVERFLOW, I_BUSY, I_UNREACHABLE = (CONST[k] for k in ("I_STATUS_WAIT_EVENT", "I_STATUS_OVERFLOW",
+                                                                    "I_STATUS_WAIT_STATUS", "I_STATUS_UNREACHABLE"))
+RISING, FALLING = CONST["SENSITIVITY_RISING"], CONST["SENSITIVITY_FALLING"]
 ACP_TX, ACP_HDR, ACP_IN = CONST["ACP_OUT_TRANSACTION_BYTES"], CONST["ACP_OUT_HEADER_BYTES"], CONST["ACP_IN_BYTES"]
 
 
@@ -64,6 +67,11 @@ class Core:
     def get_rtio_counter_mu(self) -> int:
         return self.port.wall()
 
+    def wait_until_mu(self, t: int) -> None:
+        """Spin on the RTIO counter until it reaches `t` (ARTIQ core.wait_until_mu)."""
+        while self.get_rtio_counter_mu() < t:
+            pass
+
     def break_realtime(self, slack_mu: int = 125_000) -> None:
         """Move the cursor to the counter plus `slack_mu` (ARTIQ's 125 us) if it is behind that."""
         t = self.get_rtio_counter_mu() + slack_mu
@@ -93,6 +101,20 @@ class Core:
         """Credit FIFO: let the posted events reach the core and report a latched underflow."""
         status, channel, ts = self.port.flush()
         self._raise(status, channel, ts, "credit FIFO")
+
+    def input(self, channel: int, timeout_mu: int, want_data: bool = False) -> int:
+        """One CRI read (rtio_input_timestamp / rtio_input_data): the timestamp (or data), -1 on timeout."""
+        if self._recorder:
+            raise RTIOError("input reads inside a DMA record block: a trace holds outputs only")
+        status, value = self.port.input(channel, timeout_mu, want_data)
+        if status & I_OVERFLOW:
+            raise RTIOOverflow(channel)
+        if status & I_UNREACHABLE:
+            raise RTIODestinationUnreachable(f"input channel {channel}: no such RTIO channel on this board")
+        if status & I_BUSY:
+            raise RTIOError(f"input channel {channel}: the read was still waiting after the board-time limit "
+                            f"(timeout {timeout_mu} mu too far ahead?)")
+        return -1 if status & I_TIMEOUT else value
 
     def _raise(self, status: int, channel: int, ts: int, during: str) -> None:
         if status & O_UNDERFLOW:
@@ -147,3 +169,72 @@ class TTLOut:
 
     def pulse(self, duration: float) -> None:
         self.pulse_mu(self.core.seconds_to_mu(duration))
+
+
+class TTLInOut(TTLOut):
+    """A TTL channel with an input: address 2 sets the gate (sensitivity), address 3 sets it and samples the pin
+    [artiq-rtio.md sec. 1.3]; gated edges become timestamped input events read back with the calls below."""
+
+    def __init__(self, core: Core, channel: int):
+        super().__init__(core, channel)
+        self.target_sens = (self.channel << 8) + CONST["TTL_ADDR_SENSITIVITY"]
+        self.target_sample = (self.channel << 8) + CONST["TTL_ADDR_SAMPLE"]
+
+    def output(self) -> None:
+        self.set_oe(True)
+
+    def input(self) -> None:
+        self.set_oe(False)
+
+    def _set_sensitivity(self, value: int) -> None:
+        self.core.output(self.target_sens, value)
+
+    def _gate(self, duration: int, value: int) -> int:
+        self._set_sensitivity(value)
+        self.core.delay_mu(duration)
+        self._set_sensitivity(0)
+        return self.core.now_mu()
+
+    def gate_rising_mu(self, duration: int) -> int:
+        """Open the gate for rising edges for `duration` mu from now; returns the gate's end (for count)."""
+        return self._gate(duration, RISING)
+
+    def gate_falling_mu(self, duration: int) -> int:
+        return self._gate(duration, FALLING)
+
+    def gate_both_mu(self, duration: int) -> int:
+        return self._gate(duration, RISING | FALLING)
+
+    def gate_rising(self, duration: float) -> int:
+        return self.gate_rising_mu(self.core.seconds_to_mu(duration))
+
+    def gate_falling(self, duration: float) -> int:
+        return self.gate_falling_mu(self.core.seconds_to_mu(duration))
+
+    def gate_both(self, duration: float) -> int:
+        return self.gate_both_mu(self.core.seconds_to_mu(duration))
+
+    def count(self, up_to_timestamp_mu: int) -> int:
+        """Consume the input events until the counter reaches `up_to_timestamp_mu`; how many there were."""
+        n = 0
+        while self.core.input(self.channel, up_to_timestamp_mu) >= 0:
+            n += 1
+        return n
+
+    def timestamp_mu(self, up_to_timestamp_mu: int) -> int:
+        """The next input event's timestamp, or -1 if none came before the counter reached the bound."""
+        return self.core.input(self.channel, up_to_timestamp_mu)
+
+    def sample_input(self) -> None:
+        """Sample the pin at the cursor (an output at address 3 with the gate closed)."""
+        self.core.output(self.target_sample, 0)
+
+    def sample_get(self) -> int:
+        """The level sample_input took (rtio_input_data: no timeout; bounded here to 1 ms of board time)."""
+        status, value = self.core.port.input(self.channel, (1 << 63) - 1, True, limit_ps=10**9)
+        if status & I_OVERFLOW:
+            raise RTIOOverflow(self.channel)
+        if status:
+            raise RTIOError(f"channel {self.channel}: no sample arrived in the input FIFO within 1 ms (call "
+                            f"sample_input first, and read after the cursor has passed it)")
+        return value

@@ -11,7 +11,7 @@ import numpy as np
 
 from sgdma.rtio import trace as T
 from sgdma.rtio.errors import DMAError, RTIODestinationUnreachable, RTIOUnderflow
-from sgdma.rtio.layout import CONST, TRACE_ALIGN
+from sgdma.rtio.layout import CONST
 
 DEFAULT_REGION_BYTES = 16 << 20
 
@@ -62,7 +62,8 @@ class CoreDMA:
     def __init__(self, core, region_bytes: int = DEFAULT_REGION_BYTES):
         self.core = core
         self.epoch = 0
-        self._region = core.board.allocate(region_bytes, align=TRACE_ALIGN)
+        self.align = core.port.counters()["trace_align"]      # the preset's runtime: Zynq 128 B, softcore 64 B
+        self._region = core.board.allocate(region_bytes, align=self.align)
         self.region_base = self._region.physical_address
         self.region_bytes = region_bytes
         self._traces: dict[str, tuple[int, int, int]] = {}   # name -> (ptr, length, duration)
@@ -78,7 +79,7 @@ class CoreDMA:
         self._store(name, events, duration)
 
     def _store(self, name: str, events: T.Events, duration: int) -> None:
-        data = T.aligned(T.encode(events), TRACE_ALIGN)
+        data = T.aligned(T.encode(events), self.align)
         self._traces.pop(name, None)          # a trace with the same name is replaced
         ptr = self._place(len(data))
         if ptr is None:

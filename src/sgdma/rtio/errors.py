@@ -21,6 +21,15 @@ class RTIOUnderflow(RTIOError):
         super().__init__(msg)
 
 
+class RTIOOverflow(RTIOError):
+    """An input FIFO was full when an input event arrived: events were lost before this read."""
+
+    def __init__(self, channel: int):
+        self.channel = channel
+        super().__init__(f"RTIO input overflow on channel {channel}: the input FIFO was full and events were lost. "
+                         f"Fix: read the channel's events (count/timestamp_mu) more often or gate shorter windows")
+
+
 class RTIODestinationUnreachable(RTIOError):
     pass
 
