@@ -110,6 +110,8 @@ struct vb_source {
 	struct vb_chunk *q;
 	size_t head, count, cap;  /* ring of chunks */
 	uint64_t pending;         /* bytes queued */
+	/* the S2MM channel's hook, told when data becomes available (set by the DMA at reset) */
+	void (*arrived)(vb_board *b, uint64_t t);
 };
 
 struct vb_sink {
@@ -182,42 +184,9 @@ struct vb_board {
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
 };
 
-/* axidma.c: the register model and S2MM; shared with mm2s.c */
-bool vb_sg(const vb_board *b);
-uint64_t vb_bd_buffer(const vb_board *b, const struct pg021_bd *bd);
-uint64_t vb_bd_next(const vb_board *b, const struct pg021_bd *bd);
-uint32_t vb_access_sr_bit(enum vb_access acc);
-uint32_t vb_access_bd_bit(enum vb_access acc);
-void vb_chan_data_error(vb_board *b, struct vb_chan *c, uint64_t bd_addr, uint32_t sr_bit, uint32_t bd_bit,
-			uint32_t bytes);
-bool vb_chan_write_status(vb_board *b, struct vb_chan *c, uint64_t bd_addr, uint32_t status);
-void vb_chan_packet_begins(struct vb_chan *c);
-void vb_chan_irq_packet(vb_board *b, struct vb_chan *c, uint64_t t);
-void vb_chan_done(struct vb_chan *c);
-void vb_chan_halt(struct vb_chan *c);
-void vb_mm2s_emit(vb_board *b, struct vb_chan *c, uint64_t addr, uint64_t len, bool eof, uint64_t t_first,
-		  uint64_t t_last);
-
-/* mm2s.c */
-uint64_t vb_mm2s_next_event(const vb_board *b, struct vb_chan *c);
-void vb_mm2s_step(vb_board *b, struct vb_chan *c, uint64_t t);
-void vb_mm2s_kick(vb_board *b, struct vb_chan *c);
-void vb_mm2s_tail_moved(vb_board *b, struct vb_chan *c);
-void vb_mm2s_stop(vb_board *b, struct vb_chan *c);
-void vb_mm2s_simple(vb_board *b, struct vb_chan *c);
-bool vb_mm2s_packet_active(const struct vb_chan *c, uint64_t t);
-
 /* ic.c: memory transactions through the interconnect to the DRAM */
 uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64_t *done);
 uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
-
-/* axidma.c */
-void vb_dma_reset(vb_board *b);
-uint32_t vb_dma_read(vb_board *b, uint32_t off);
-void vb_dma_write(vb_board *b, uint32_t off, uint32_t value);
-uint64_t vb_dma_next_event(vb_board *b);
-void vb_dma_step(vb_board *b, uint64_t t);
-void vb_dma_stream_arrived(vb_board *b, uint64_t t);
 
 /* memory.c */
 int vb_mem_init(vb_board *b, char *err, size_t errlen);

@@ -105,7 +105,8 @@ void vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, u
 	c->t_avail = t;
 	q->count++;
 	q->pending += len;
-	vb_dma_stream_arrived(b, t);
+	if (q->arrived)
+		q->arrived(b, t);
 }
 
 int vb_source_send(vb_board *b, const void *data, size_t len, bool last)
