@@ -88,6 +88,15 @@ struct vb_chan {
 	/* S2MM: the next BD is read while this one's data moves (one BD ahead) */
 	uint64_t pf_addr, pf_done;
 	bool pf_valid, pf_used;
+	/* S2MM data mover: the chunk of stream data being written as AXI bursts */
+	struct vb_s2mm_w {
+		uint64_t base, off, left; /* buffer address of the chunk, bytes issued, bytes still to issue */
+		uint64_t t0, beats, total_beats; /* first stream beat of the chunk; beats issued; its beats */
+		uint64_t aw_free;         /* the next AW no earlier than this */
+		uint64_t done;            /* latest write response (B) so far */
+		uint64_t bresp[VB_OUTSTANDING_MAX];
+		unsigned bh, nb;          /* write responses of the bursts in flight (ring, oldest at bh) */
+	} w;
 	/* interrupt coalescing */
 	uint32_t thr_count;
 	uint32_t pending_pkts;    /* completed packets since the last IRQ */
@@ -181,12 +190,23 @@ struct vb_board {
 	uint64_t ic_last_arrive;  /* requests reach the DRAM in order */
 	uint64_t ic_read_free, ic_write_free;  /* the port's data channels */
 	double ic_ps_per_byte;
+	struct vb_cpuload {         /* mem/cpuload.c */
+		uint64_t period_ps, next_t, i, base, span;
+		unsigned bytes;
+		uint64_t reads, writes;
+	} load;
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
 };
 
 /* ic.c: memory transactions through the interconnect to the DRAM */
 uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64_t *done);
 uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
+/* A data-mover write burst: its write response (B), early if the port answers on acceptance (ic.early_bresp). */
+uint64_t vb_ic_write_burst(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
+
+/* mem/cpuload.c: the background CPU load's requests that reach the DRAM before t */
+void vb_cpuload_init(vb_board *b);
+void vb_cpuload_until(vb_board *b, uint64_t t);
 
 /* memory.c */
 int vb_mem_init(vb_board *b, char *err, size_t errlen);

@@ -1,9 +1,20 @@
 /*
  * s2mm.c - the AXI DMA's S2MM data mover: stream beats into the armed buffer
- * (SG: the BD's buffer, simple: DA), PG021's TVALID → AW latency for a
- * buffer's first data, then the write through the interconnect.  It reports
- * a full buffer, errors and halts to its caller; it never changes the
- * channel's registers itself.
+ * (SG: the BD's buffer, simple: DA) as AXI write bursts.
+ *
+ * Each burst is one AW/W/B exchange: at most max_burst beats, never across
+ * 4 KiB.  Its AW goes out no earlier than its first beat has arrived from the
+ * stream (PG021's TVALID → AW latency before a buffer's first burst), one AW
+ * per clock, and while dma.write_outstanding bursts wait for their write
+ * response the next AW waits for the oldest B.  B comes back through the
+ * interconnect after the memory controller has done the write (UG1085: no
+ * early BRESP on the PS ports), unless ic.early_bresp makes the port answer
+ * on acceptance.  A buffer is complete when every burst's B is back (PG022:
+ * status after all child transfers).  One burst is one event, so a large
+ * buffer's bursts reach the DRAM interleaved with every other master's.
+ *
+ * It reports a full buffer, errors and halts to its caller; it never changes
+ * the channel's registers itself.
  */
 #include <string.h>
 
@@ -31,14 +42,63 @@ static uint64_t count_bursts(const vb_board *b, uint64_t addr, uint64_t len)
 	return n;
 }
 
-/* S2MM data written at t: PG021's TVALID → AW latency for a buffer's first
- * data, then the write of len bytes; the stream brings one beat per clock. */
-static uint64_t phase_data(vb_board *b, uint64_t t, bool first, uint64_t addr, uint64_t len, uint64_t nbeats)
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* When the next burst's AW may go out. */
+static uint64_t next_aw(const vb_board *b, const struct vb_chan *c)
 {
-	uint64_t start = t + (first ? vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW) : 0);
-	uint64_t done = vb_ic_write(b, start, addr, (uint32_t)len);
-	uint64_t stream = t + vb_clocks(b, (double)nbeats);
-	return (done > stream ? done : stream) - t;
+	const struct vb_s2mm_w *w = &c->w;
+	uint64_t aw = max64(w->aw_free, w->t0 + vb_clocks(b, (double)w->beats));
+	if (w->nb >= b->cfg.write_outstanding)
+		aw = max64(aw, w->bresp[w->bh]);
+	return aw;
+}
+
+/* Issue one write burst at t (AW, its W data as the stream brings it, B). */
+static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
+{
+	struct vb_s2mm_w *w = &c->w;
+	uint64_t burst_max = (uint64_t)b->cfg.max_burst * b->data_bytes;
+	uint64_t addr = w->base + (vb_keyhole(c) ? 0 : w->off);
+	uint64_t to_4k = PG021_BOUNDARY_4K - ((w->base + w->off) & (PG021_BOUNDARY_4K - 1));
+	uint64_t len = w->left < burst_max ? w->left : burst_max, nbeats, bresp;
+
+	if (len > to_4k)
+		len = to_4k;
+	nbeats = beats(b, len);
+	bresp = vb_ic_write_burst(b, t, addr, (uint32_t)len);
+	/* the data cannot be written before its last beat has arrived */
+	bresp = max64(bresp, w->t0 + vb_clocks(b, (double)(w->beats + nbeats)));
+	if (w->nb >= b->cfg.write_outstanding) {
+		w->bh = (w->bh + 1) % VB_OUTSTANDING_MAX;
+		w->nb--;
+	}
+	w->bresp[(w->bh + w->nb) % VB_OUTSTANDING_MAX] = bresp;
+	w->nb++;
+	w->done = max64(w->done, bresp);
+	w->off += len;
+	w->left -= len;
+	w->beats += nbeats;
+	w->aw_free = t + vb_clocks(b, 1);
+	c->phase = PH_DATA;
+	c->t_next = w->left ? next_aw(b, c) : max64(w->done, w->t0 + vb_clocks(b, (double)w->total_beats));
+}
+
+/* A chunk of `len` bytes taken from the stream at t goes out as bursts. */
+static void start_chunk(vb_board *b, struct vb_chan *c, uint64_t t, bool first, uint64_t addr, uint64_t len)
+{
+	struct vb_s2mm_w *w = &c->w;
+
+	w->base = addr;
+	w->off = 0;
+	w->left = len;
+	w->t0 = t;
+	w->beats = 0;
+	w->total_beats = beats(b, len);
+	w->aw_free = max64(w->aw_free, t + (first ? vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW) : 0));
+	w->done = t;
+	c->phase = PH_DATA;
+	c->t_next = len ? next_aw(b, c) : t;
 }
 
 static bool is_last_armed(const vb_board *b, const struct vb_chan *c)
@@ -51,11 +111,17 @@ static bool is_last_armed(const vb_board *b, const struct vb_chan *c)
 /* Pull whatever stream data is available at t into the armed buffer. */
 enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
-	uint64_t cap = c->bd_len - c->filled, addr, got;
-	uint64_t avail = vb_source_next_time(b, cap, t);
+	uint64_t cap, addr, got, avail;
 	uint8_t *host;
 	enum vb_access acc;
 	bool last = false;
+
+	if (c->w.left) {             /* bursts of the current chunk still to issue */
+		issue_burst(b, c, t);
+		return VB_S2MM_BUSY;
+	}
+	cap = c->bd_len - c->filled;
+	avail = vb_source_next_time(b, cap, t);
 
 	if (c->bd_eof || cap == 0) {
 		/* Buffer full without TLAST: the packet continues into the next BD,
@@ -103,8 +169,7 @@ enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, str
 	}
 	c->probe.t_last_beat = t + vb_clocks(b, (double)beats(b, got));
 	c->probe.bytes += got;
-	c->phase = PH_DATA;
-	c->t_next = t + phase_data(b, t, c->filled == 0, addr, got, beats(b, got));
+	start_chunk(b, c, t, c->filled == 0, addr, got);
 	c->filled += (uint32_t)got;
 	c->bd_eof = last;
 	return VB_S2MM_BUSY;
