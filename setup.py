@@ -4,7 +4,8 @@ from glob import glob
 from setuptools import Extension, setup
 
 sources = sorted(glob("csrc/driver/**/*.c", recursive=True) + glob("csrc/apps/**/*.c", recursive=True)
-                 + glob("csrc/vboard/**/*.c", recursive=True) + glob("csrc/python/**/*.c", recursive=True))
+                 + glob("csrc/vboard/**/*.c", recursive=True) + glob("csrc/platform/linux/*.c")
+                 + glob("csrc/python/**/*.c", recursive=True))
 
 setup(
     ext_modules=[

@@ -7,12 +7,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "src" / "sgdma"
 
 # Lower number = lower layer.  A module may import its own layer or below, never above.
 LAYERS = {
-    "_core": 0, "hw": 0,
+    "_core": 0, "hw": 0, "executor": 0,
     "board": 1,
+    "pynq": 3,                     # PYNQ-shaped facade over a board
     "driver": 2,
     "models": 3, "output": 3,
     "sequence": 4, "capture": 4, "rtio": 4, "pcie": 4,
-    "experiments": 5,
+    "experiments": 5, "rtl": 5,
     "cli": 6,
 }
 

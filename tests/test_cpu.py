@@ -107,8 +107,9 @@ def test_gpio_csm_path_equals_vectorised(board, cpu):
     vb = bc.board_for(board, model)
     costs = model.samples(4, 12, np.random.default_rng(11))
     costs = np.concatenate([costs, [0.0, 0.0005, 1.5015, 3.003]])     # rounding edges
-    e2e = [bc.measure(vb, float(c)) for c in costs]
-    assert e2e == bc.setup_clocks(vb, costs).tolist()
+    release = []
+    e2e = [bc.measure(vb, float(c), release) for c in costs]
+    assert e2e == bc.setup_clocks(vb, costs, release).tolist()
 
 
 def test_records_carry_the_end_to_end_samples(apu):
@@ -116,7 +117,8 @@ def test_records_carry_the_end_to_end_samples(apu):
     vb = bc.board_for("zcu111", model)
     for r in apu:
         costs = model.samples(r["bds"], SAMPLES, bc._rng(0, "apu", r["bds"]))
-        assert r["end_to_end"]["setup_clocks"] == bc.setup_clocks(vb, costs[:bc.END_TO_END]).tolist()
+        e2e = r["end_to_end"]
+        assert e2e["setup_clocks"] == bc.setup_clocks(vb, costs[:bc.END_TO_END], e2e["release_ps"]).tolist()
         assert r["end_to_end"]["samples"] == bc.END_TO_END
 
 

@@ -11,10 +11,15 @@
 #include "sleep.h"
 #include "xil_cache.h"
 #include "xil_io.h"
+#include "xtime_l.h"
 
 #ifndef SGDMA_PRESET_DEFAULT
 #define SGDMA_PRESET_DEFAULT "src/sgdma/hw/presets/zcu111.toml"
 #endif
+
+/* `sgdma bsp` generates sgdma_bsp_config.c with the board's preset; without it
+ * (a weak reference left undefined: address 0) the compile-time default applies. */
+extern const char *const sgdma_bsp_preset __attribute__((weak));
 
 static vb_board *board;
 
@@ -46,12 +51,15 @@ vb_board *sgdma_bsp_board(void)
 	if (board)
 		return board;
 	vb_config_defaults(&cfg);
-	if (vb_config_load(&cfg, preset ? preset : SGDMA_PRESET_DEFAULT, err, sizeof(err)) < 0) {
+	if (vb_config_load(&cfg, preset ? preset : &sgdma_bsp_preset ? sgdma_bsp_preset : SGDMA_PRESET_DEFAULT, err, sizeof(err)) < 0) {
 		fprintf(stderr, "sgdma bsp: %s (set SGDMA_PRESET to a preset file)\n", err);
 		exit(2);
 	}
 	if (opts)
 		apply_options(&cfg, opts);
+	/* Bare-metal programs dereference physical addresses: place DDR there
+	 * when the host allows (sgdma_bsp_ptr works either way). */
+	cfg.map_at_phys = 1;
 	board = vb_create(&cfg, seed ? strtoull(seed, NULL, 0) : 0, err, sizeof(err));
 	if (!board) {
 		fprintf(stderr, "sgdma bsp: %s\n", err);
@@ -70,8 +78,19 @@ double sgdma_bsp_now_ns(void) { return vb_now_ps(sgdma_bsp_board()) / 1000.0; }
 /* Register windows go through MMIO (timed); DDR is plain memory reached
  * through the board's address map.  Narrow accesses to registers are widened
  * the way a 32-bit AXI4-Lite slave sees them. */
-u32 Xil_In32(UINTPTR addr) { return vb_read32(sgdma_bsp_board(), addr); }
-void Xil_Out32(UINTPTR addr, u32 value) { vb_write32(sgdma_bsp_board(), addr, value); }
+u32 Xil_In32(UINTPTR addr)
+{
+	u32 v = vb_read32(sgdma_bsp_board(), addr);
+
+	sgdma_bsp_take_irqs();
+	return v;
+}
+
+void Xil_Out32(UINTPTR addr, u32 value)
+{
+	vb_write32(sgdma_bsp_board(), addr, value);
+	sgdma_bsp_take_irqs();
+}
 
 u64 Xil_In64(UINTPTR addr) { return (u64)Xil_In32(addr) | (u64)Xil_In32(addr + 4) << 32; }
 
@@ -100,6 +119,10 @@ void Xil_Out8(UINTPTR addr, u8 value)
 
 void Xil_DCacheFlushRange(INTPTR addr, u32 len) { vb_cache_clean(sgdma_bsp_board(), (uint64_t)addr, len); }
 void Xil_DCacheInvalidateRange(INTPTR addr, u32 len) { vb_cache_invalidate(sgdma_bsp_board(), (uint64_t)addr, len); }
+void Xil_DCacheFlushLine(INTPTR addr) { Xil_DCacheFlushRange(addr, 1); }
+void Xil_DCacheInvalidateLine(INTPTR addr) { Xil_DCacheInvalidateRange(addr, 1); }
+void Xil_ICacheInvalidate(void) {}
+void Xil_ICacheInvalidateRange(INTPTR addr, u32 len) { (void)addr; (void)len; }
 void Xil_DCacheFlush(void) { (void)sgdma_bsp_board(); }
 void Xil_DCacheInvalidate(void) { (void)sgdma_bsp_board(); }
 void Xil_DCacheEnable(void) {}
@@ -110,11 +133,34 @@ void Xil_ICacheDisable(void) {}
 int usleep(unsigned long useconds)
 {
 	vb_advance_ps(sgdma_bsp_board(), (uint64_t)useconds * 1000000ull);
+	sgdma_bsp_take_irqs();
 	return 0;
+}
+
+/* The global timer counts virtual time; a program's own time base if it
+ * calls XTime_SetTime. */
+static uint64_t xtime_offset_ps;
+
+void XTime_GetTime(XTime *t)
+{
+	uint64_t ps = vb_now_ps(sgdma_bsp_board()) - xtime_offset_ps;
+
+	*t = (XTime)(ps / (1000000000000ull / COUNTS_PER_SECOND));
+	sgdma_bsp_take_irqs();
+}
+
+void XTime_SetTime(XTime t)
+{
+	xtime_offset_ps = vb_now_ps(sgdma_bsp_board()) - (uint64_t)t * (1000000000000ull / COUNTS_PER_SECOND);
 }
 
 unsigned sleep(unsigned int seconds)
 {
 	usleep((unsigned long)seconds * 1000000ul);
 	return 0;
+}
+
+int sgdma_bsp_identity_mapped(UINTPTR phys, size_t len)
+{
+	return vb_mem_ptr(sgdma_bsp_board(), phys, len) == (void *)phys;
 }

@@ -22,6 +22,13 @@ vb_board *sgdma_bsp_board(void);
 void *sgdma_bsp_ptr(UINTPTR phys, size_t len);
 UINTPTR sgdma_bsp_phys(const void *ptr);
 double sgdma_bsp_now_ns(void);
+/* Enter the IRQ exception if an enabled line is asserted (bsp_intc.c); called
+ * by every BSP call that lets time pass, the way a CPU takes an interrupt
+ * between instructions.  A loop that spins on a variable without a BSP call
+ * never lets virtual time pass: put usleep(1) in it. */
+void sgdma_bsp_take_irqs(void);
+/* Is DDR at its physical address in this process (pointers = addresses)? */
+int sgdma_bsp_identity_mapped(UINTPTR phys, size_t len);
 #define SGDMA_PHYS_TO_PTR(phys, len) sgdma_bsp_ptr((UINTPTR)(phys), (len))
 #define SGDMA_PTR_TO_PHYS(ptr) sgdma_bsp_phys(ptr)
 #else

@@ -1,5 +1,5 @@
 /* sleep.h - busy waits of the Xilinx standalone BSP; on the virtual board they
- * advance virtual time. */
+ * advance virtual time (and take pending interrupts). */
 #ifndef SGDMA_BSP_SLEEP_H
 #define SGDMA_BSP_SLEEP_H
 

@@ -7,11 +7,15 @@
 
 void Xil_DCacheFlushRange(INTPTR addr, u32 len);
 void Xil_DCacheInvalidateRange(INTPTR addr, u32 len);
+void Xil_DCacheFlushLine(INTPTR addr);
+void Xil_DCacheInvalidateLine(INTPTR addr);
 void Xil_DCacheFlush(void);
 void Xil_DCacheInvalidate(void);
 void Xil_DCacheEnable(void);
 void Xil_DCacheDisable(void);
 void Xil_ICacheEnable(void);
 void Xil_ICacheDisable(void);
+void Xil_ICacheInvalidate(void);
+void Xil_ICacheInvalidateRange(INTPTR addr, u32 len);
 
 #endif

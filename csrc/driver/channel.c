@@ -184,6 +184,8 @@ enum sg_status sg_chan_init(struct sg_chan *c, struct sg_platform plat,
 	c->cfg = *cfg;
 	if (!c->cfg.poll_limit)
 		c->cfg.poll_limit = SG_DEFAULT_POLL_LIMIT;
+	if (!c->cfg.irq_timeout_us)
+		c->cfg.irq_timeout_us = SG_DEFAULT_IRQ_TIMEOUT_US;
 	c->regs = cfg->base + (cfg->dir == SG_MM2S ? PG021_MM2S_BASE : PG021_S2MM_BASE);
 	/* The IRQ settings the hardware has after reset. */
 	c->irq_cr = SG_FIELD_PREP(PG021_CR_THRESHOLD, 1u);
@@ -326,7 +328,31 @@ void sg_chan_write_tail(struct sg_chan *c, uint64_t dev)
  * (simple).  Error bits end the wait at once; a halted channel without error
  * simply never becomes idle, and the bound reports it with the snapshot.
  */
-enum sg_status sg_chan_wait_idle(struct sg_chan *c, struct sg_error *err)
+/*
+ * Between two DMASR reads of a bounded wait: sleep on the channel's interrupt
+ * when the platform has one and the channel raises it (IOC or Err enabled;
+ * the Err IRQ is how a halted-with-error channel wakes us).  The IRQ bits are
+ * acked after waking, since the line is level and would fire again at once.
+ * Returns false when the interrupt did not come within irq_timeout_us.
+ */
+static bool sleep_on_irq(struct sg_chan *c)
+{
+	const struct sg_platform_ops *ops = c->plat.ops;
+	int r;
+
+	if (!ops->wait_irq || !(c->irq_cr & (PG021_CR_IOC_IRQEN | PG021_CR_ERR_IRQEN)))
+		return true;
+	r = ops->wait_irq(c->plat.ctx, (unsigned)c->cfg.dir, c->cfg.irq_timeout_us);
+	if (r == SG_IRQ_TIMEOUT)
+		return false;
+	if (r == SG_IRQ_FIRED)
+		sg_chan_irq_ack(c);
+	return true;
+}
+
+/* The one bounded wait for DMASR.Idle (or error bits) behind wait_idle and
+ * simple_wait. */
+static enum sg_status wait_sr_idle(struct sg_chan *c, struct sg_error *err)
 {
 	uint32_t i, sr;
 
@@ -336,8 +362,17 @@ enum sg_status sg_chan_wait_idle(struct sg_chan *c, struct sg_error *err)
 			return fail_hw(c, err, SG_E_HW, sr & PG021_SR_ERR_ALL, 0);
 		if (sr & PG021_SR_IDLE)
 			return SG_OK;
+		if (!sleep_on_irq(c))
+			return sg_what(err, fail_hw(c, err, SG_E_TIMEOUT, c->cfg.irq_timeout_us,
+						    c->cfg.irq_timeout_us),
+				       "no interrupt within irq_timeout_us");
 	}
 	return fail_hw(c, err, SG_E_TIMEOUT, c->cfg.poll_limit, c->cfg.poll_limit);
+}
+
+enum sg_status sg_chan_wait_idle(struct sg_chan *c, struct sg_error *err)
+{
+	return wait_sr_idle(c, err);
 }
 
 /* ---- recovery ------------------------------------------------------------- */
@@ -472,19 +507,12 @@ enum sg_status sg_simple_start(struct sg_chan *c, uint64_t dev, uint32_t len, st
  */
 enum sg_status sg_simple_wait(struct sg_chan *c, uint32_t *actual, struct sg_error *err)
 {
-	uint32_t i, sr;
+	enum sg_status st;
 
 	if (c->has_sg)
 		return fail(c, err, SG_E_MODE, 0, 0);
-	for (i = 0; i < c->cfg.poll_limit; i++) {
-		sr = read_sr(c);
-		if (sr & PG021_SR_ERR_ALL)
-			return fail_hw(c, err, SG_E_HW, sr & PG021_SR_ERR_ALL, 0);
-		if (sr & PG021_SR_IDLE) {
-			if (actual)
-				*actual = sg_chan_read(c, PG021_LENGTH);
-			return SG_OK;
-		}
-	}
-	return fail_hw(c, err, SG_E_TIMEOUT, c->cfg.poll_limit, c->cfg.poll_limit);
+	st = wait_sr_idle(c, err);
+	if (st == SG_OK && actual)
+		*actual = sg_chan_read(c, PG021_LENGTH);
+	return st;
 }

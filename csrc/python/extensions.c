@@ -6,7 +6,12 @@
 
 typedef int (*sgpy_register_fn)(PyObject *m);
 
+int sgpy_register_rtio(PyObject *m);
+int sgpy_register_trace(PyObject *m);        /* trace.c */
+
 static const sgpy_register_fn registrations[] = {
+	sgpy_register_rtio,
+	sgpy_register_trace,
 	NULL,
 };
 

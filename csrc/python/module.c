@@ -15,6 +15,7 @@
 #include "mem/coherency.h"
 #include "mem/dram.h"
 #include "vboard.h"
+#include "pylinux.h"
 
 static PyObject *error_classes;   /* dict: status name -> exception class */
 static PyObject *DriverError;     /* fallback base class */
@@ -92,6 +93,20 @@ vb_board *sgpy_board(PyObject *o)
 	}
 	if (!((BoardObject *)o)->b) {
 		PyErr_SetString(PyExc_ValueError, "board not initialised");
+		return NULL;
+	}
+	return ((BoardObject *)o)->b;
+}
+
+vb_board *sgdma_py_vboard(PyObject *o)
+{
+	if (!PyObject_TypeCheck(o, &BoardType)) {
+		PyErr_Format(PyExc_TypeError, "expected a sgdma._core.Board or LinuxPlatform, not %.100s",
+			     Py_TYPE(o)->tp_name);
+		return NULL;
+	}
+	if (!((BoardObject *)o)->b) {
+		PyErr_SetString(PyExc_RuntimeError, "board not initialised");
 		return NULL;
 	}
 	return ((BoardObject *)o)->b;
@@ -782,7 +797,7 @@ static PyTypeObject RegionType = {
 
 typedef struct {
 	PyObject_HEAD
-	BoardObject *board;
+	PyObject *board;          /* a Board, or a LinuxPlatform (pylinux.h) */
 	struct sg_chan c;
 	struct sg_error err;
 } ChanObject;
@@ -793,7 +808,7 @@ static int Chan_init(ChanObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "board", "direction", "base", "addr_width", "length_width", "data_bytes",
 				  "has_dre", "poll_limit", NULL };
-	BoardObject *board;
+	PyObject *board;
 	int dir, has_dre = 0;
 	unsigned long long base;
 	unsigned addr_width, length_width, data_bytes;
@@ -801,12 +816,19 @@ static int Chan_init(ChanObject *self, PyObject *args, PyObject *kw)
 	struct sg_chan_config cfg;
 	struct sg_platform plat;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!iKIII|pk", kwlist, &BoardType, &board, &dir, &base,
+	int linux;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "OiKIII|pk", kwlist, &board, &dir, &base,
 					 &addr_width, &length_width, &data_bytes, &has_dre, &poll_limit))
 		return -1;
-	if (!board->b) {
-		PyErr_SetString(PyExc_RuntimeError, "board not initialised");
+	linux = sgdma_py_linux_platform(board, &plat);
+	if (linux < 0)
 		return -1;
+	if (!linux) {
+		plat.ops = vb_platform_ops();
+		plat.ctx = sgdma_py_vboard(board);
+		if (!plat.ctx)
+			return -1;
 	}
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.base = base;
@@ -816,8 +838,6 @@ static int Chan_init(ChanObject *self, PyObject *args, PyObject *kw)
 	cfg.data_bytes = data_bytes;
 	cfg.has_dre = has_dre;
 	cfg.poll_limit = (uint32_t)poll_limit;
-	plat.ops = vb_platform_ops();
-	plat.ctx = board->b;
 	Py_XDECREF(self->board);
 	Py_INCREF(board);
 	self->board = board;
@@ -962,6 +982,17 @@ static PyObject *Chan_set_poll_limit(ChanObject *self, PyObject *arg)
 	Py_RETURN_NONE;
 }
 
+/* Bound of one interrupt wait (platforms with wait_irq); 0 restores the default. */
+static PyObject *Chan_set_irq_timeout(ChanObject *self, PyObject *arg)
+{
+	unsigned long us = PyLong_AsUnsignedLong(arg);
+
+	if (PyErr_Occurred())
+		return NULL;
+	self->c.cfg.irq_timeout_us = us ? (uint32_t)(us > UINT32_MAX ? UINT32_MAX : us) : SG_DEFAULT_IRQ_TIMEOUT_US;
+	Py_RETURN_NONE;
+}
+
 static PyObject *Chan_info(ChanObject *self, PyObject *u)
 {
 	(void)u;
@@ -992,6 +1023,7 @@ static PyMethodDef Chan_methods[] = {
 	{ "read", (PyCFunction)Chan_read, METH_O, "read a channel register" },
 	{ "write", (PyCFunction)Chan_write, METH_VARARGS, "write a channel register" },
 	{ "set_poll_limit", (PyCFunction)Chan_set_poll_limit, METH_O, "bound of every wait, in register reads" },
+	{ "set_irq_timeout", (PyCFunction)Chan_set_irq_timeout, METH_O, "bound of one interrupt wait, us" },
 	{ "info", (PyCFunction)Chan_info, METH_NOARGS, "channel configuration" },
 	{ "halted", (PyCFunction)Chan_halted, METH_NOARGS, "DMASR.Halted" },
 	{ "idle", (PyCFunction)Chan_idle, METH_NOARGS, "DMASR.Idle" },
@@ -1030,7 +1062,7 @@ static int Ring_init(RingObject *self, PyObject *args, PyObject *kw)
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!Kk|p", kwlist, &ChanType, &chan, &dev, &count, &closed))
 		return -1;
-	cpu = vb_mem_ptr(chan->board->b, dev, (uint64_t)count * PG021_BD_SIZE);
+	cpu = chan->c.plat.ops->cpu_ptr(chan->c.plat.ctx, dev, (uint64_t)count * PG021_BD_SIZE);
 	if (!cpu) {
 		chan->err = (struct sg_error){ .code = SG_E_ADDR_RANGE, .dir = chan->c.cfg.dir,
 					       .bd_index = SG_NO_INDEX, .value = dev,
@@ -1432,7 +1464,7 @@ PyMODINIT_FUNC PyInit__core(void)
 	PyModule_AddObject(m, "Chan", (PyObject *)&ChanType);
 	Py_INCREF(&RingType);
 	PyModule_AddObject(m, "Ring", (PyObject *)&RingType);
-	if (add_constants(m) < 0)
+	if (add_constants(m) < 0 || sgdma_py_linux_register(m) < 0)
 		return NULL;
 	return m;
 }

@@ -146,7 +146,6 @@ struct vb_gpio {
 struct vb_csm {
 	unsigned state;
 	uint64_t t_reset, t_start, t_first;
-	uint64_t bytes;
 	uint32_t setup, latency, throughput, beats;
 	uint32_t expected_beats;
 };
@@ -158,6 +157,7 @@ struct vb_fault {
 struct vb_mem_region {
 	struct vb_region r;
 	uint8_t *host;
+	bool at_phys;             /* host == (uint8_t *)r.base: physical addresses work as pointers */
 };
 
 struct vb_board {
@@ -165,6 +165,7 @@ struct vb_board {
 	uint64_t now;
 	uint64_t rng[4];
 	double clk_ps;            /* DMA clock period */
+	uint64_t clk_origin;      /* time of PL clock edge 0 (set at reseed) */
 	uint32_t len_mask;        /* (1 << length_width) - 1 */
 	uint32_t data_bytes;
 	uint64_t addr_mask;       /* addresses the DMA can form */
@@ -172,6 +173,7 @@ struct vb_board {
 	struct vb_bus bus;        /* register windows of every device (bus.c) */
 	struct vb_mem_region mem[VB_MAX_REGIONS];
 	unsigned n_mem;
+	bool has_file_map;        /* some DDR is backed by a shared file (vb_mem_map_file) */
 	struct vb_fault faults[VB_MAX_FAULTS];
 	unsigned n_faults;
 	struct vb_chan ch[2];
@@ -182,6 +184,7 @@ struct vb_board {
 	struct vb_adc adc;
 	struct vb_source src;
 	struct vb_sink sink;
+	struct vb_trace trace;
 	uint64_t mmio_reads, mmio_writes;
 	uint8_t *scratch;
 	uint64_t scratch_cap;
@@ -196,6 +199,7 @@ struct vb_board {
 		uint64_t reads, writes;
 	} load;
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
+	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */
 };
 
 /* ic.c: memory transactions through the interconnect to the DRAM */
@@ -234,9 +238,14 @@ uint64_t vb_adc_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *
 void vb_adc_fini(vb_board *b);
 
 /* dac.c */
-void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, uint64_t clk,
+void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
 		  uint64_t *first, uint64_t *last);
 void vb_dac_fini(vb_board *b);
+
+/* trace.c */
+void vb_trace_beat(vb_board *b, uint64_t t, bool last);
+void vb_trace_gpio(vb_board *b, enum vb_trace_reg reg, uint32_t value);
+void vb_trace_fini(vb_board *b);
 
 /* csm.c */
 void vb_csm_control(vb_board *b, uint32_t old, uint32_t now);
@@ -258,6 +267,20 @@ uint8_t *vb_scratch(vb_board *b, uint64_t len);
 static inline uint64_t vb_clocks(const vb_board *b, double clocks)
 {
 	return (uint64_t)(clocks * b->clk_ps + 0.5);
+}
+/* PL clock edges: index of the first DMA clock edge at or after t (times within
+ * 2 ps after an edge are that edge: integer-ps rounding of the edge times), and
+ * an edge's time.  Edge 0 is at clk_origin.  Stream beats and PL registers
+ * change only on these edges. */
+static inline uint64_t vb_edge_index(const vb_board *b, uint64_t t)
+{
+	double k = ((double)t - (double)b->clk_origin - 2.0) / b->clk_ps;
+	uint64_t i = k <= 0 ? 0 : (uint64_t)k;
+	return (double)i < k ? i + 1 : i;
+}
+static inline uint64_t vb_edge_time(const vb_board *b, uint64_t k)
+{
+	return b->clk_origin + (uint64_t)((double)k * b->clk_ps + 0.5);
 }
 static inline uint64_t vb_ns(double ns)
 {

@@ -35,6 +35,37 @@ struct vb_region {
 	uint64_t size;
 };
 
+/* The ARTIQ-style RTIO core (csrc/vboard/pl/rtio*.c): present only when the
+ * preset has an [rtio] section.  Times in ns, clocks in MHz. */
+struct vb_rtio_params {
+	unsigned present;
+	uint64_t base;                /* CSR window on the CPU's register bus (GP0 on Zynq) */
+	double clock_mhz;             /* RTIO (coarse) clock */
+	unsigned fine_bits;           /* log2 fine steps per coarse cycle */
+	unsigned lanes, fifo_depth;   /* SED lanes and their FIFO depth */
+	unsigned underflow_margin;    /* coarse cycles ahead of the counter an event must be */
+	unsigned ttl_channels, wide_channels;
+	unsigned cri_write_cycles;    /* CRI write: timestamp, payload+command, status */
+	unsigned bus_bytes;           /* HP/Wishbone data width at the DMA reader and slicer */
+	unsigned dma_burst_bytes, dma_outstanding;
+	unsigned analyzer_fifo, analyzer_outstanding;
+	unsigned wfifo_depth;         /* credit write FIFO entries */
+	/* the kernel CPU and its paths to the gateware */
+	double cpu_mhz;
+	double output_cycles;         /* rtio_output call overhead (instructions) */
+	double delay_cycles;          /* timeline cursor arithmetic in a CPU register */
+	double csr_read_ns;           /* CPU load of a CSR, round trip */
+	double csr_write_ns;          /* interval between posted CSR stores the port accepts */
+	double csr_write_latency_ns;  /* posted store to the register */
+	double store_cycles;          /* cached store (ACPKI transaction fill) */
+	double barrier_ns;            /* DMB before sev */
+	double sev_cycles;
+	double evento_sync_cycles;    /* 2-FF synchroniser + edge detect, RTIO clocks */
+	double acp_read_ns, acp_write_ns;  /* ACP address-to-first-data / write response */
+	double poll_miss_ns;          /* CPU re-fetch of its status line after the ACP write */
+	unsigned wfifo_merged;        /* the FIFO mapping lets the store buffer merge an event into one burst */
+};
+
 /* Build options and costs; every field is settable by its preset key. */
 struct vb_config {
 	char name[VB_NAME_LEN];
@@ -83,6 +114,10 @@ struct vb_config {
 	unsigned sink_record;         /* keep MM2S packet bytes (0: timing only, no byte moves) */
 	double consumer_rate;         /* MM2S consumer: beats accepted per DMA clock (<= 1) */
 	unsigned consumer_fifo_beats; /* its FIFO, in beats */
+	struct vb_rtio_params rtio;
+	/* host process (not a preset key): map each DDR region at its physical
+	 * address when the OS allows (bare-metal programs dereference them) */
+	unsigned map_at_phys;
 };
 
 typedef struct vb_board vb_board;
@@ -116,6 +151,8 @@ uint64_t vb_run_until_quiet(vb_board *b, uint64_t limit_ps);
 /* Handle the earliest pending device event if it is due by limit_ps (time
  * jumps to it); false when nothing is. */
 bool vb_step_next(vb_board *b, uint64_t limit_ps);
+/* The CPU waits until done(ctx) holds or limit_ps (absolute); true if it holds. */
+bool vb_run_until(vb_board *b, bool (*done)(void *ctx), void *ctx, uint64_t limit_ps);
 /* CPU accesses that decoded to no device and no memory (DECERR), and the last address. */
 uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr);
 
@@ -124,6 +161,13 @@ void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len);
 uint64_t vb_mem_addr(const vb_board *b, const void *host);
 int vb_region_count(const vb_board *b);
 const struct vb_region *vb_region_at(const vb_board *b, int i);
+/* True if region i is mapped at its physical address in this process. */
+bool vb_region_at_phys(const vb_board *b, int i);
+/* Zero [addr, addr+len) of DDR (whole pages are dropped, not written). */
+int vb_mem_zero(vb_board *b, uint64_t addr, uint64_t len);
+/* Back [addr, addr+size) (page-aligned, inside one region) with fd from
+ * offset 0, shared: other mappings of the file see the DMA's writes. */
+int vb_mem_map_file(vb_board *b, uint64_t addr, uint64_t size, int fd, char *err, size_t errlen);
 /* Make DMA accesses to [base, base+size) answer SLVERR. */
 int vb_inject_slverr(vb_board *b, uint64_t base, uint64_t size);
 void vb_clear_faults(vb_board *b);
@@ -148,6 +192,23 @@ struct vb_dac {
 };
 void vb_dac_configure(vb_board *b, uint64_t beat_ps, uint64_t lead_ps, uint32_t fifo_beats);
 const struct vb_dac *vb_dac_state(vb_board *b);
+
+/* trace.c: the MM2S stream's beats and the timing engine's GPIO writes, for
+ * replaying a run into the RTL (rtl/). Recorded only while switched on. */
+enum vb_trace_reg { VB_TRACE_CTL = 0, VB_TRACE_LEN = 1 };
+struct vb_trace {
+	bool on;
+	uint64_t clk_origin;              /* ps: PL clock edge 0 (edges at origin + k * period) */
+	uint64_t *beat_t;                 /* ps, on the DMA clock grid */
+	uint8_t *beat_last;               /* TLAST */
+	size_t n_beats, cap_t, cap_last;
+	uint64_t *ctl_t;                  /* ps, when the CPU's GPIO write lands */
+	uint32_t *ctl_v;
+	uint8_t *ctl_reg;                 /* enum vb_trace_reg */
+	size_t n_ctl, cap_ct, cap_cv, cap_cr;
+};
+void vb_trace_enable(vb_board *b, bool on);   /* on: forget what was recorded and record */
+const struct vb_trace *vb_trace_state(vb_board *b);
 
 /* ADC producer on the S2MM stream input (adc.c): rate, sample size, PL FIFO,
  * TLAST every packet_bytes (0: never); drops counted with times and indices. */

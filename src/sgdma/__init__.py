@@ -8,6 +8,7 @@ csrc/vboard) with board presets (``sgdma/presets``).
 from sgdma.hw import pg021
 from sgdma.board.virtual import MMIO, PhysicalArray, VirtualBoard
 from sgdma.driver.axidma import AxiDma, Channel, Completions, Ring
+from sgdma.board.linux import LinuxBoard
 from sgdma.driver.errors import (AddressError, AlignmentError, ArgumentError, BusyError, ConfigError, DmaError,
                      DmaTimeoutError, HardwareError, LengthError, ModeError, NotHaltedError, PacketOpenError,
                      RingEmptyError, RingFullError, StreamWidthError, TailError)
@@ -15,7 +16,7 @@ from sgdma.driver.errors import (AddressError, AlignmentError, ArgumentError, Bu
 __version__ = "0.1.0"
 
 __all__ = [
-    "VirtualBoard", "MMIO", "PhysicalArray", "AxiDma", "Channel", "Ring", "Completions", "pg021",
+    "VirtualBoard", "LinuxBoard", "MMIO", "PhysicalArray", "AxiDma", "Channel", "Ring", "Completions", "pg021",
     "DmaError", "ArgumentError", "AlignmentError", "LengthError", "StreamWidthError", "AddressError",
     "RingFullError", "RingEmptyError", "PacketOpenError", "NotHaltedError", "TailError", "ModeError",
     "BusyError", "DmaTimeoutError", "HardwareError", "ConfigError",

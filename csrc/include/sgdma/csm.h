@@ -18,6 +18,11 @@
 #define CSM_STS_READY      SG_BIT(0)
 #define CSM_STS_DONE       SG_BIT(1)
 #define CSM_STS_STATE      SG_GENMASK(7, 4)
+/* engine states, as read in CSM_STS_STATE */
+#define CSM_STATE_IDLE       0u
+#define CSM_STATE_WAIT_START 1u   /* reset released: READY */
+#define CSM_STATE_MM2S       2u   /* START seen: counting the stream */
+#define CSM_STATE_DONE       3u   /* payload seen: DONE until ACK */
 /* counter select values */
 #define CSM_SEL_SETUP      0u
 #define CSM_SEL_LATENCY    1u
@@ -27,6 +32,7 @@
 #define CSM_EXPORTS(X) \
 	X(CSM_GPIO_SPAN) X(CSM_GPIO_DATA) X(CSM_GPIO2_DATA) X(CSM_CTL_RESET) X(CSM_CTL_START) \
 	X(CSM_CTL_ACK) X(CSM_CTL_SEL) X(CSM_STS_READY) X(CSM_STS_DONE) X(CSM_STS_STATE) \
-	X(CSM_SEL_SETUP) X(CSM_SEL_LATENCY) X(CSM_SEL_THROUGHPUT) X(CSM_SEL_BEATS) X(MAILBOX_GPIO_BLOCK)
+	X(CSM_SEL_SETUP) X(CSM_SEL_LATENCY) X(CSM_SEL_THROUGHPUT) X(CSM_SEL_BEATS) X(MAILBOX_GPIO_BLOCK) \
+	X(CSM_STATE_IDLE) X(CSM_STATE_WAIT_START) X(CSM_STATE_MM2S) X(CSM_STATE_DONE)
 
 #endif

@@ -86,8 +86,10 @@ struct sg_chan_config {
 	unsigned data_bytes;      /* stream and memory-map data width, bytes */
 	bool has_dre;             /* data realignment engine: unaligned buffers OK */
 	uint32_t poll_limit;      /* max register reads in any wait; 0 = default */
+	uint32_t irq_timeout_us;  /* bound of one interrupt wait (ops->wait_irq); 0 = default */
 };
 #define SG_DEFAULT_POLL_LIMIT 1000000u
+#define SG_DEFAULT_IRQ_TIMEOUT_US 1000000u
 
 struct sg_ring;
 
@@ -163,7 +165,10 @@ enum sg_status sg_chan_set_curdesc(struct sg_chan *c, uint64_t dev, struct sg_er
 enum sg_status sg_chan_set_cyclic(struct sg_chan *c, bool on, struct sg_error *err);
 /* Tail write in the order PG021 needs: LSB, then MSB (the trigger). */
 void sg_chan_write_tail(struct sg_chan *c, uint64_t dev);
-/* Poll until DMASR.Idle (or an error / the bound). */
+/* Poll until DMASR.Idle (or an error / the bound).  With a platform
+ * interrupt wait and IOC or Err IRQs enabled, the channel sleeps on its
+ * interrupt between reads instead (bounded by cfg.irq_timeout_us), acking the
+ * IRQ bits it woke for. */
 enum sg_status sg_chan_wait_idle(struct sg_chan *c, struct sg_error *err);
 /* Snapshot into err, soft reset, restore IRQ settings, reset the ring's
  * bookkeeping (hardware-owned BDs are dropped, STATUS cleared). */

@@ -28,7 +28,16 @@ struct sg_platform_ops {
 	uint64_t (*dev_addr)(void *ctx, const void *cpu);
 	/* CPU pointer to len bytes at a device address, or NULL if not mapped. */
 	void *(*cpu_ptr)(void *ctx, uint64_t dev, size_t len);
+	/* Optional (NULL: the driver core polls).  Block until the interrupt line
+	 * of channel dir (0 MM2S, 1 S2MM) fires or timeout_us passes; the line is
+	 * re-enabled first.  Returns SG_IRQ_FIRED, SG_IRQ_TIMEOUT, or SG_IRQ_NONE
+	 * when this channel has no interrupt here (the core then polls). */
+	int (*wait_irq)(void *ctx, unsigned dir, uint32_t timeout_us);
 };
+
+#define SG_IRQ_FIRED   0
+#define SG_IRQ_TIMEOUT 1
+#define SG_IRQ_NONE    2
 
 struct sg_platform {
 	const struct sg_platform_ops *ops;

@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "mem/coherency.h"
+#include "pl/rtio.h"
 
 /* splitmix64 seeds xoshiro256**: one generator for everything random. */
 static uint64_t splitmix(uint64_t *s)
@@ -125,6 +126,13 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	vb_dram_init(&b->dram, &b->cfg.dram, b->now + (refi ? r % refi : 0));
 	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->now;
 	b->load.next_t = b->now;
+	/* the PL clock's edges, anchored at now too (no draw: the other streams stay put) */
+	b->clk_origin = b->now;
+	if (b->trace.on) {                   /* a trace spans one clock origin */
+		vb_trace_fini(b);
+		b->trace.on = true;
+		b->trace.clk_origin = b->clk_origin;
+	}
 }
 
 uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr)
@@ -144,8 +152,10 @@ void vb_destroy(vb_board *b)
 	vb_mem_fini(b);
 	vb_stream_fini(b);
 	vb_dac_fini(b);
+	vb_trace_fini(b);
 	vb_adc_fini(b);
 	vb_coherency_fini(b);
+	vb_rtio_free(b->rtio);
 	free(b->scratch);
 	free(b);
 }
@@ -176,6 +186,38 @@ bool vb_step_next(vb_board *b, uint64_t limit_ps)
 	if (t > b->now)
 		b->now = t;
 	m->ops->step(m->dev, t);
+	return true;
+}
+
+/* The CPU waits (no accesses) until done(ctx) or limit_ps.  While one device
+ * owns the earliest event it is stepped directly, without rescanning the bus:
+ * devices interact only through memory timing, charged when the other device
+ * issues, so stepping one never moves another's next event. */
+bool vb_run_until(vb_board *b, bool (*done)(void *ctx), void *ctx, uint64_t limit_ps)
+{
+	while (!done(ctx)) {
+		const struct vb_mapping *m;
+		uint64_t t = vb_bus_next_event(&b->bus, &m), t_other = VB_NO_TIME;
+
+		if (t == VB_NO_TIME || t > limit_ps)
+			return done(ctx);
+		for (unsigned i = 0; i < b->bus.n; i++) {
+			const struct vb_mapping *o = &b->bus.map[i];
+			if (o->dev != m->dev && o->ops->next_event) {
+				uint64_t to = o->ops->next_event(o->dev);
+				if (to < t_other)
+					t_other = to;
+			}
+		}
+		do {
+			if (t > b->now)
+				b->now = t;
+			m->ops->step(m->dev, t);
+			if (done(ctx))
+				return true;
+			t = m->ops->next_event(m->dev);
+		} while (t < t_other && t <= limit_ps);
+	}
 	return true;
 }
 

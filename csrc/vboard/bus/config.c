@@ -83,6 +83,36 @@ static const struct key keys[] = {
 	DBL("dram.ctrl_latency_ns", dram.ctrl_latency_ns),
 	DBL("dram.efficiency_cap", dram.efficiency_cap),
 	UINT("dram.enabled", dram.enabled),
+	UINT("rtio.present", rtio.present),
+	U64("rtio.base", rtio.base),
+	DBL("rtio.clock_mhz", rtio.clock_mhz),
+	UINT("rtio.fine_bits", rtio.fine_bits),
+	UINT("rtio.lanes", rtio.lanes),
+	UINT("rtio.fifo_depth", rtio.fifo_depth),
+	UINT("rtio.underflow_margin", rtio.underflow_margin),
+	UINT("rtio.ttl_channels", rtio.ttl_channels),
+	UINT("rtio.wide_channels", rtio.wide_channels),
+	UINT("rtio.cri_write_cycles", rtio.cri_write_cycles),
+	UINT("rtio.bus_bytes", rtio.bus_bytes),
+	UINT("rtio.dma_burst_bytes", rtio.dma_burst_bytes),
+	UINT("rtio.dma_outstanding", rtio.dma_outstanding),
+	UINT("rtio.analyzer_fifo", rtio.analyzer_fifo),
+	UINT("rtio.analyzer_outstanding", rtio.analyzer_outstanding),
+	UINT("rtio.wfifo_depth", rtio.wfifo_depth),
+	DBL("rtio.cpu_mhz", rtio.cpu_mhz),
+	DBL("rtio.output_cycles", rtio.output_cycles),
+	DBL("rtio.delay_cycles", rtio.delay_cycles),
+	DBL("rtio.csr_read_ns", rtio.csr_read_ns),
+	DBL("rtio.csr_write_ns", rtio.csr_write_ns),
+	DBL("rtio.csr_write_latency_ns", rtio.csr_write_latency_ns),
+	DBL("rtio.store_cycles", rtio.store_cycles),
+	DBL("rtio.barrier_ns", rtio.barrier_ns),
+	DBL("rtio.sev_cycles", rtio.sev_cycles),
+	DBL("rtio.evento_sync_cycles", rtio.evento_sync_cycles),
+	DBL("rtio.acp_read_ns", rtio.acp_read_ns),
+	DBL("rtio.acp_write_ns", rtio.acp_write_ns),
+	DBL("rtio.poll_miss_ns", rtio.poll_miss_ns),
+	UINT("rtio.wfifo_merged", rtio.wfifo_merged),
 };
 
 void vb_config_defaults(struct vb_config *cfg)
@@ -119,6 +149,16 @@ void vb_config_defaults(struct vb_config *cfg)
 		.twr_ns = 15.0, .trefi_ns = 7800.0, .trfc_ns = 350.0, .bank_groups = 2, .banks_per_group = 4,
 		.row_bytes = 8192, .mapping = 1, .interleave_bytes = 64, .ctrl_latency_ns = 0.0,
 		.efficiency_cap = 0.0, .enabled = 0,
+	};
+	/* RTIO: the ARTIQ defaults of artiq-rtio.md sec. 1 and 6; absent until a preset has [rtio]. */
+	cfg->rtio = (struct vb_rtio_params){
+		.base = 0x43000000u, .clock_mhz = 125.0, .fine_bits = 3, .lanes = 8, .fifo_depth = 128,
+		.underflow_margin = 12, .ttl_channels = 8, .wide_channels = 1, .cri_write_cycles = 3, .bus_bytes = 8,
+		.dma_burst_bytes = 128, .dma_outstanding = 14, .analyzer_fifo = 128, .analyzer_outstanding = 128,
+		.wfifo_depth = 128, .cpu_mhz = 800.0, .output_cycles = 20, .delay_cycles = 4, .csr_read_ns = 180.0,
+		.csr_write_ns = 90.0, .csr_write_latency_ns = 90.0, .store_cycles = 1, .barrier_ns = 100.0,
+		.sev_cycles = 1, .evento_sync_cycles = 3, .acp_read_ns = 100.0, .acp_write_ns = 100.0,
+		.poll_miss_ns = 50.0, .wfifo_merged = 1,
 	};
 }
 
@@ -288,6 +328,31 @@ int vb_config_check(const struct vb_config *c, char *err, size_t n)
 		FAIL("cpu.cache_line_bytes = %u must be a power of two", c->cache_line_bytes);
 	if (vb_dram_check(&c->dram, err, n) < 0)
 		return -1;
+	if (c->rtio.present) {
+		const struct vb_rtio_params *r = &c->rtio;
+		if (!(r->clock_mhz > 0) || !(r->cpu_mhz > 0))
+			FAIL("rtio.clock_mhz = %g, rtio.cpu_mhz = %g: clocks must be > 0", r->clock_mhz, r->cpu_mhz);
+		if (r->fine_bits > 6)
+			FAIL("rtio.fine_bits = %u: at most 6 (64 fine steps)", r->fine_bits);
+		if (r->lanes < 1 || r->lanes > 16 || r->fifo_depth < 2 || r->fifo_depth > 4096)
+			FAIL("rtio.lanes = %u (1..16), rtio.fifo_depth = %u (2..4096)", r->lanes, r->fifo_depth);
+		if (r->ttl_channels + r->wide_channels < 1 || r->ttl_channels + r->wide_channels > 256)
+			FAIL("rtio.ttl_channels + rtio.wide_channels must be 1..256");
+		if (r->cri_write_cycles < 1 || r->bus_bytes < 4 || (r->bus_bytes & (r->bus_bytes - 1)))
+			FAIL("rtio.cri_write_cycles >= 1 and rtio.bus_bytes a power of two >= 4");
+		if (r->dma_burst_bytes < r->bus_bytes || r->dma_burst_bytes % r->bus_bytes || r->dma_outstanding < 1 ||
+		    r->dma_outstanding > 128)
+			FAIL("rtio.dma_burst_bytes = %u must be a multiple of rtio.bus_bytes; rtio.dma_outstanding 1..128",
+			     r->dma_burst_bytes);
+		if (r->analyzer_fifo < 1 || r->analyzer_outstanding < 1 || r->analyzer_outstanding > 256 ||
+		    r->wfifo_depth < 1 || r->wfifo_depth > 65535)
+			FAIL("rtio.analyzer_fifo >= 1, rtio.analyzer_outstanding 1..256, rtio.wfifo_depth 1..65535");
+		if (!(r->csr_read_ns > 0) || !(r->csr_write_ns > 0) || r->csr_write_latency_ns < 0 ||
+		    r->acp_read_ns < 0 || r->acp_write_ns < 0 || r->poll_miss_ns < 0 || r->barrier_ns < 0)
+			FAIL("rtio: CSR access costs must be > 0 and latencies >= 0");
+		if (r->base & 0xFFF)
+			FAIL("rtio.base = 0x%llx: must be 4 KiB aligned", (unsigned long long)r->base);
+	}
 #undef FAIL
 	return 0;
 }
@@ -394,6 +459,8 @@ int vb_config_load(struct vb_config *cfg, const char *path, char *err, size_t er
 			}
 			*e = 0;
 			snprintf(section, sizeof(section), "%s", trim(s + 1));
+			if (!strcmp(section, "rtio"))
+				cfg->rtio.present = 1;   /* the RTIO core exists on this board */
 			continue;
 		}
 		eq = strchr(s, '=');
@@ -421,6 +488,7 @@ int vb_config_load(struct vb_config *cfg, const char *path, char *err, size_t er
 			continue;                 /* descriptions, sources, units */
 		snprintf(key, sizeof(key), "%s.%s", section, k);
 		if (!strncmp(section, "info", 4) || !strncmp(section, "layout", 6) || !strncmp(section, "port.", 5) ||
+		    !strcmp(section, "irq") ||
 		    !strncmp(section, "cpu.", 4))
 			continue;                 /* read by the Python layers only */
 		if (vb_config_set(cfg, key, value) < 0) {

@@ -7,6 +7,7 @@
 
 #include "sgdma/csm.h"
 #include "internal.h"
+#include "pl/rtio.h"
 
 static int map(vb_board *b, uint64_t base, uint64_t span, const struct vb_device_ops *ops, void *dev,
 	       char *err, size_t errlen)
@@ -27,6 +28,15 @@ int vb_machine_attach(vb_board *b, char *err, size_t errlen)
 		b->gpio[i].index = i;
 		if (map(b, b->cfg.gpio_base + (uint64_t)i * CSM_GPIO_SPAN, CSM_GPIO_SPAN, &vb_gpio_ops, &b->gpio[i],
 			err, errlen) < 0)
+			return -1;
+	}
+	if (b->cfg.rtio.present) {
+		b->rtio = vb_rtio_new(b, &b->cfg.rtio);
+		if (!b->rtio) {
+			snprintf(err, errlen, "out of host memory for the RTIO core");
+			return -1;
+		}
+		if (map(b, b->cfg.rtio.base, RTIO_WINDOW_SPAN, &vb_rtio_ops, b->rtio, err, errlen) < 0)
 			return -1;
 	}
 	return 0;

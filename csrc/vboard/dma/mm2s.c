@@ -65,29 +65,38 @@ static void remember_burst(struct vb_mm2s *p, uint64_t end_bytes, uint64_t arriv
 
 /* Stream timing of n beats whose data is in the FIFO from `ready` on, at the
  * channel's clock, through a consumer that drains one beat per consumer_ps
- * from a FIFO of consumer_fifo beats (fluid approximation per burst). */
+ * from a FIFO of consumer_fifo beats (fluid approximation per burst).  Beats
+ * leave on clock edges; the trace (trace.c) gets the first n - 1 back to back
+ * and the last at its own edge: the model times a burst by its ends. */
 static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_t data_done, uint32_t n,
-			 bool gate_start, uint64_t *first, uint64_t *last)
+			 bool gate_start, bool eof, uint64_t *first, uint64_t *last)
 {
-	uint64_t clk = vb_clocks(b, 1), start = max64(ready, p->stream_free);
-	uint64_t end = max64(start + (n - 1) * clk, data_done);
+	uint64_t k0 = vb_edge_index(b, max64(ready, p->stream_free)), k_end = k0 + n - 1;
+	uint64_t start = vb_edge_time(b, k0), end;
 
+	if (vb_edge_index(b, data_done) > k_end)
+		k_end = vb_edge_index(b, data_done);
 	if (b->dac.enabled) {
-		vb_dac_beats(b, start, end, n, gate_start, clk, first, last);
-		p->stream_free = *last + clk;
+		vb_dac_beats(b, start, vb_edge_time(b, k_end), n, gate_start, eof, first, last);
+		p->stream_free = vb_edge_time(b, vb_edge_index(b, *last) + 1);
 		return;
 	}
-	if (b->consumer_ps > clk) {
+	end = vb_edge_time(b, k_end);
+	if (b->consumer_ps > vb_clocks(b, 1)) {
 		uint64_t backlog = p->cons_free > start ? (p->cons_free - start) / b->consumer_ps : 0;
 		if (backlog + n > b->cfg.consumer_fifo_beats) {
 			uint64_t wait = (backlog + n - b->cfg.consumer_fifo_beats) * b->consumer_ps;
-			end = max64(end, start + wait);
+			if (vb_edge_index(b, start + wait) > k_end)
+				k_end = vb_edge_index(b, start + wait), end = vb_edge_time(b, k_end);
 		}
 		p->cons_free = max64(p->cons_free, start) + n * b->consumer_ps;
 	}
+	for (uint32_t i = 0; i + 1 < n; i++)
+		vb_trace_beat(b, vb_edge_time(b, k0 + i), false);
+	vb_trace_beat(b, end, eof);
 	*first = start;
 	*last = end;
-	p->stream_free = end + clk;
+	p->stream_free = vb_edge_time(b, k_end + 1);
 }
 
 /* Issue one burst of the BD the data mover works on (its index is p->dm). */
@@ -112,7 +121,7 @@ void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	last_data = nbeats > 1 ? done - (done - first) / nbeats : first;
 	stream_beats(b, p, first + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID),
 		     last_data + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID), nbeats,
-		     e->issued == 0 && !p->dm_in_packet, &s_first, &s_last);
+		     e->issued == 0 && !p->dm_in_packet, e->eof && e->issued + len == e->len, &s_first, &s_last);
 	if (e->issued == 0)
 		e->t_first = s_first;
 	if (c->probe.t_data_ar == VB_NO_TIME) {

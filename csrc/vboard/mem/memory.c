@@ -1,11 +1,24 @@
 /*
  * memory.c - the DDR apertures of the address map, as lazily mapped host
  * memory: a 512 MiB region costs address space, not RSS, until it is touched.
+ *
+ * With cfg.map_at_phys a region is placed at its physical address
+ * (MAP_FIXED_NOREPLACE: never over an existing mapping), so a bare-metal
+ * program that dereferences physical addresses runs unmodified.  That fails
+ * for DDR at address 0 (below vm.mmap_min_addr) or where the host already
+ * has something; the region is then mapped anywhere and reached through
+ * vb_mem_ptr (docs/boards.md has the alternative for PS DDR at 0).
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
 
 #include "internal.h"
 
@@ -13,8 +26,22 @@ int vb_mem_init(vb_board *b, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < b->cfg.n_ddr; i++) {
 		const struct vb_region *r = &b->cfg.ddr[i];
-		void *p = mmap(NULL, r->size, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+		void *p = MAP_FAILED;
+
+		b->mem[i].at_phys = false;
+		if (b->cfg.map_at_phys && r->base && r->base == (uint64_t)(uintptr_t)r->base) {
+			p = mmap((void *)(uintptr_t)r->base, r->size, PROT_READ | PROT_WRITE,
+				 flags | MAP_FIXED_NOREPLACE, -1, 0);
+			/* Kernels before 4.17 ignore the flag and may place it elsewhere. */
+			if (p != MAP_FAILED && p != (void *)(uintptr_t)r->base) {
+				munmap(p, r->size);
+				p = MAP_FAILED;
+			}
+			b->mem[i].at_phys = p != MAP_FAILED;
+		}
+		if (p == MAP_FAILED)
+			p = mmap(NULL, r->size, PROT_READ | PROT_WRITE, flags, -1, 0);
 		if (p == MAP_FAILED) {
 			snprintf(err, errlen, "ddr.%s: cannot reserve %llu bytes of host address space",
 				 r->name, (unsigned long long)r->size);
@@ -66,6 +93,53 @@ int vb_region_count(const vb_board *b) { return (int)b->n_mem; }
 const struct vb_region *vb_region_at(const vb_board *b, int i)
 {
 	return i >= 0 && (unsigned)i < b->n_mem ? &b->mem[i].r : NULL;
+}
+
+bool vb_region_at_phys(const vb_board *b, int i)
+{
+	return i >= 0 && (unsigned)i < b->n_mem && b->mem[i].at_phys;
+}
+
+/* Whole pages are handed back (MADV_DONTNEED: anonymous private pages read
+ * as zero afterwards, without touching them); partial pages are cleared. */
+int vb_mem_zero(vb_board *b, uint64_t addr, uint64_t len)
+{
+	uint8_t *p = vb_mem_ptr(b, addr, len), *lo, *hi;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	if (!p)
+		return -1;
+	lo = (uint8_t *)(((uintptr_t)p + page - 1) & ~(page - 1));
+	hi = (uint8_t *)(((uintptr_t)p + len) & ~(page - 1));
+	if (lo >= hi || madvise(lo, (size_t)(hi - lo), MADV_DONTNEED) < 0) {
+		memset(p, 0, len);
+		return 0;
+	}
+	/* Pages of a shared file mapping keep their contents under DONTNEED. */
+	if (b->has_file_map)
+		memset(lo, 0, (size_t)(hi - lo));
+	memset(p, 0, (size_t)(lo - p));
+	memset(hi, 0, (size_t)(p + len - hi));
+	return 0;
+}
+
+int vb_mem_map_file(vb_board *b, uint64_t addr, uint64_t size, int fd, char *err, size_t errlen)
+{
+	uint8_t *host = vb_mem_ptr(b, addr, size);
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	if (!host || ((uintptr_t)host | size) & (page - 1)) {
+		snprintf(err, errlen, "0x%llx+%llu is not a page-aligned range inside one DDR region",
+			 (unsigned long long)addr, (unsigned long long)size);
+		return -1;
+	}
+	if (mmap(host, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map the file over DDR 0x%llx+%llu: %s", (unsigned long long)addr,
+			 (unsigned long long)size, strerror(errno));
+		return -1;
+	}
+	b->has_file_map = true;
+	return 0;
 }
 
 int vb_inject_slverr(vb_board *b, uint64_t base, uint64_t size)

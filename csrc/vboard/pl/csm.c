@@ -11,17 +11,18 @@
  * latency (start received → first TVALID), MM2S throughput (first → last beat,
  * inclusive, so n back-to-back beats count n clocks),
  * and beats seen.  Timestamps come from the stream's own beat times, so the
- * counts do not depend on when the CPU looks.
+ * counts do not depend on when the CPU looks.  The engine is clocked: a GPIO
+ * write is seen at the first clock edge at or after it lands and a beat is on
+ * an edge, so every count is a difference of edge indices — what the gateware
+ * (rtl/sgdma_csm.v) counts, clock for clock.
  */
 #include "sgdma/csm.h"
 #include "internal.h"
 
-enum csm_state { CSM_IDLE = 0, CSM_WAIT_START = 1, CSM_MM2S = 2, CSM_DONE = 3 };
-
 static uint32_t clocks_between(const vb_board *b, uint64_t from, uint64_t to)
 {
-	/* nearest clock: beat times sit on the model's integer-ps clock grid */
-	return to > from ? (uint32_t)((double)(to - from) / b->clk_ps + 0.5) : 0;
+	uint64_t a = vb_edge_index(b, from), z = vb_edge_index(b, to);
+	return z > a ? (uint32_t)(z - a) : 0;
 }
 
 void vb_csm_control(vb_board *b, uint32_t old, uint32_t now)
@@ -30,23 +31,22 @@ void vb_csm_control(vb_board *b, uint32_t old, uint32_t now)
 	uint32_t rose = now & ~old, fell = old & ~now;
 
 	if (now & CSM_CTL_RESET) {
-		m->state = CSM_IDLE;
+		m->state = CSM_STATE_IDLE;
 		m->setup = m->latency = m->throughput = m->beats = 0;
-		m->bytes = 0;
 		return;
 	}
 	if (fell & CSM_CTL_RESET) {
-		m->state = CSM_WAIT_START;
+		m->state = CSM_STATE_WAIT_START;
 		m->t_reset = b->now;
 	}
-	if ((rose & CSM_CTL_START) && m->state == CSM_WAIT_START) {
+	if ((rose & CSM_CTL_START) && m->state == CSM_STATE_WAIT_START) {
 		m->setup = clocks_between(b, m->t_reset, b->now);
 		m->t_start = b->now;
 		m->t_first = VB_NO_TIME;
-		m->state = CSM_MM2S;
+		m->state = CSM_STATE_MM2S;
 	}
-	if ((rose & CSM_CTL_ACK) && m->state == CSM_DONE)
-		m->state = CSM_IDLE;
+	if ((rose & CSM_CTL_ACK) && m->state == CSM_STATE_DONE)
+		m->state = CSM_STATE_IDLE;
 }
 
 void vb_csm_stream(vb_board *b, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
@@ -54,25 +54,26 @@ void vb_csm_stream(vb_board *b, uint64_t len, bool last, uint64_t t_first, uint6
 	struct vb_csm *m = &b->csm;
 	uint32_t want = m->expected_beats;
 
-	if (m->state != CSM_MM2S)
+	if (m->state != CSM_STATE_MM2S)
 		return;
 	if (m->t_first == VB_NO_TIME) {
 		m->t_first = t_first;
 		m->latency = clocks_between(b, m->t_start, t_first);
 	}
-	m->bytes += len;
-	m->beats = (uint32_t)((m->bytes + b->data_bytes - 1) / b->data_bytes);
+	/* only a packet's last BD may end in a partial beat: count per push */
+	m->beats += (uint32_t)((len + b->data_bytes - 1) / b->data_bytes);
 	if ((want && m->beats >= want) || (!want && last)) {
 		/* inclusive: n back-to-back beats count n clocks */
 		m->throughput = clocks_between(b, m->t_first, t_last) + 1;
-		m->state = CSM_DONE;
+		m->state = CSM_STATE_DONE;
 	}
 }
 
 uint32_t vb_csm_status(const vb_board *b)
 {
 	const struct vb_csm *m = &b->csm;
-	return (m->state == CSM_WAIT_START ? CSM_STS_READY : 0) | (m->state == CSM_DONE ? CSM_STS_DONE : 0) |
+	return (m->state == CSM_STATE_WAIT_START ? CSM_STS_READY : 0) |
+	       (m->state == CSM_STATE_DONE ? CSM_STS_DONE : 0) |
 	       SG_FIELD_PREP(CSM_STS_STATE, m->state);
 }
 
@@ -92,7 +93,7 @@ bool vb_run_until_csm_done(vb_board *b, uint64_t limit_ps)
 	uint64_t end = b->now > UINT64_MAX - limit_ps ? UINT64_MAX : b->now + limit_ps;
 
 	vb_sync(b);
-	while (b->csm.state != CSM_DONE && vb_step_next(b, end))
+	while (b->csm.state != CSM_STATE_DONE && vb_step_next(b, end))
 		;
-	return b->csm.state == CSM_DONE;
+	return b->csm.state == CSM_STATE_DONE;
 }

@@ -17,8 +17,6 @@
 
 #include "internal.h"
 
-static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-
 void vb_dac_configure(vb_board *b, uint64_t beat_ps, uint64_t lead_ps, uint32_t fifo_beats)
 {
 	struct vb_dac *d = &b->dac;
@@ -46,45 +44,51 @@ const struct vb_dac *vb_dac_state(vb_board *b)
 static uint64_t due(const struct vb_dac *d, uint64_t beat) { return d->t0 + beat * d->beat_ps; }
 
 /* Timing of n beats ready from `ready` (the last one not before `last_ready`),
- * the first of which starts a gate when gate_start; returns the first and
- * last beat's departure into the DAC FIFO. */
-void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, uint64_t clk,
+ * the first of which starts a gate when gate_start, the last of which carries
+ * TLAST when eof; returns the first and last beat's entry into the DAC FIFO.
+ * Beat by beat and on the clock's edges, as the gateware (rtl/sgdma_dac_stream.v)
+ * does it: each beat waits for the edge after the previous one, for FIFO room,
+ * and (the last) for its data. */
+void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
 		  uint64_t *first, uint64_t *last)
 {
 	struct vb_dac *d = &b->dac;
-	uint64_t j0 = d->beats, j1 = d->beats + n - 1, start = ready, end;
+	uint64_t k = vb_edge_index(b, ready), k_data = vb_edge_index(b, last_ready), t = 0;
 
-	if (!d->started) {
-		d->started = true;
-		d->t0 = d->t0_nominal = start + d->lead_ps;
+	for (uint32_t i = 0; i < n; i++, k++) {
+		uint64_t j = d->beats;
+		if (i == n - 1 && k_data > k)
+			k = k_data;
+		/* FIFO room: beat j enters once beat j - depth was played */
+		if (j >= d->fifo_beats && vb_edge_index(b, due(d, j - d->fifo_beats)) > k)
+			k = vb_edge_index(b, due(d, j - d->fifo_beats));
+		t = vb_edge_time(b, k);
+		if (!d->started) {
+			d->started = true;
+			d->t0 = d->t0_nominal = t + d->lead_ps;
+		}
+		if (i == 0 && gate_start)
+			d->gate_first_beat = j, d->gates++;
+		/* Underflow: the beat came after it was due; playback slips to it. */
+		if (t > due(d, j)) {
+			d->underflows = vb_grow(d->underflows, &d->cap_underflows, d->n_underflows + 1,
+						sizeof(*d->underflows));
+			d->underflows[d->n_underflows++] = (struct vb_dac_event){
+				.gate = d->gates ? d->gates - 1 : 0, .beat = j, .t_due = due(d, j), .t_actual = t };
+			d->t0 += t - due(d, j);
+		}
+		/* A gate is on time if its first beat plays at its nominal slot. */
+		if (i == 0 && gate_start && due(d, j) > d->t0_nominal + j * d->beat_ps) {
+			d->misses = vb_grow(d->misses, &d->cap_misses, d->n_misses + 1, sizeof(*d->misses));
+			d->misses[d->n_misses++] = (struct vb_dac_event){
+				.gate = d->gates - 1, .beat = j, .t_due = d->t0_nominal + j * d->beat_ps,
+				.t_actual = due(d, j) };
+		}
+		d->beats++;
+		vb_trace_beat(b, t, eof && i == n - 1);
+		if (i == 0)
+			*first = t;
 	}
-	/* FIFO room: beat j enters after beat j - depth was played. */
-	if (j0 >= d->fifo_beats)
-		start = max64(start, due(d, j0 - d->fifo_beats));
-	end = max64(start + (uint64_t)(n - 1) * clk, last_ready);
-	if (j1 >= d->fifo_beats)
-		end = max64(end, due(d, j1 - d->fifo_beats));
-
-	if (gate_start)
-		d->gate_first_beat = j0, d->gates++;
-	/* Underflow: the beat came after it was due; playback slips to it. */
-	if (start > due(d, j0) || end > due(d, j1)) {
-		uint64_t late_beat = start > due(d, j0) ? j0 : j1, arrived = start > due(d, j0) ? start : end;
-		uint64_t slip = arrived - due(d, late_beat);
-		d->underflows = vb_grow(d->underflows, &d->cap_underflows, d->n_underflows + 1, sizeof(*d->underflows));
-		d->underflows[d->n_underflows++] = (struct vb_dac_event){
-			.gate = d->gates ? d->gates - 1 : 0, .beat = late_beat, .t_due = due(d, late_beat),
-			.t_actual = arrived };
-		d->t0 += slip;
-	}
-	/* A gate is on time if its first beat plays at its nominal slot. */
-	if (gate_start && due(d, j0) > d->t0_nominal + j0 * d->beat_ps) {
-		d->misses = vb_grow(d->misses, &d->cap_misses, d->n_misses + 1, sizeof(*d->misses));
-		d->misses[d->n_misses++] = (struct vb_dac_event){
-			.gate = d->gates - 1, .beat = j0, .t_due = d->t0_nominal + j0 * d->beat_ps, .t_actual = due(d, j0) };
-	}
-	d->beats += n;
 	d->t_last_play = due(d, d->beats - 1);
-	*first = start;
-	*last = end;
+	*last = t;
 }

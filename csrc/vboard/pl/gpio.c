@@ -57,11 +57,13 @@ void vb_gpio_write(vb_board *b, unsigned block, uint32_t off, uint32_t value)
 	if (block == 0 && off == GPIO_DATA) {
 		uint32_t old = g->data[0];
 		g->data[0] = value;
+		vb_trace_gpio(b, VB_TRACE_CTL, value);
 		vb_csm_control(b, old, value);
 		return;
 	}
 	if (block == 1 && off == GPIO2_DATA) {
 		b->csm.expected_beats = value;
+		vb_trace_gpio(b, VB_TRACE_LEN, value);
 		return;
 	}
 	if (block == 2 && (off == GPIO_DATA || off == GPIO2_DATA)) {

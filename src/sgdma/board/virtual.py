@@ -412,7 +412,7 @@ class VirtualBoard:
     # -- memory -----------------------------------------------------------------
     def allocate(self, shape, dtype=np.uint8, region: str | None = None, align: int = 64,
                  physical_address: int | None = None) -> PhysicalArray:
-        """A numpy array in board DDR (like ``pynq.allocate``), zero-copy.
+        """A zeroed numpy array in board DDR (like ``pynq.allocate``), zero-copy.
 
         ``region`` names a DDR region of the preset (default: the first one);
         ``physical_address`` places the buffer at a fixed address.
@@ -429,6 +429,9 @@ class VirtualBoard:
             raise ValueError(f"unknown region {region!r}: this board has {', '.join(self._alloc)}")
         alloc = self._alloc[region]
         addr = alloc.alloc(nbytes, align, physical_address)
+        # Zeroed, as the kernel's CMA allocations behind pynq.allocate are: code written
+        # for PYNQ relies on it (fresh BD memory must not hold a stale Cmplt bit).
+        _core.vb_zero(self._b, addr, max(nbytes, 1))
         mem = _core.Region(self._b, addr, max(nbytes, 1))
         # One finalizer per allocation: freebuffer() runs it early, and a finalizer
         # runs at most once, so a dead array can never free a later allocation.
@@ -571,6 +574,14 @@ class VirtualBoard:
     def run_until_csm_done(self, limit_ns: float) -> bool:
         """The CPU waits (no bus traffic) until the timing engine is DONE or limit_ns passed."""
         return bool(self._b.run_until_csm_done(int(limit_ns * 1e3)))
+
+    @property
+    def rtio(self):
+        """The RTIO core of a preset with an [rtio] section (:class:`sgdma.board.rtio.RtioPort`)."""
+        if getattr(self, "_rtio", None) is None:
+            from sgdma.board.rtio import RtioPort
+            self._rtio = RtioPort(self)
+        return self._rtio
 
     def __repr__(self) -> str:
         return f"VirtualBoard(preset={self.preset!r}, seed={self.seed}, now_ns={self.now_ns:.1f})"

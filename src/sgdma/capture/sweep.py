@@ -20,7 +20,6 @@ loss, not a saturated throughput (a producer faster than the transport only adds
 from __future__ import annotations
 
 import math
-import multiprocessing
 import time
 from pathlib import Path
 
@@ -140,18 +139,21 @@ def _point(args) -> dict:
 
 
 def default_jobs() -> int:
-    return max(1, min(4, multiprocessing.cpu_count()))
+    from sgdma.executor import default_jobs as cores
+
+    return cores()
 
 
 def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sample_bytes: int = 4,
                       buffers: int = 16, mode: str = "continuous", consumer_rate: float | None = None,
                       fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0, rel_tol: float = 0.02,
-                      seconds: float | None = None, jobs: int = 1, skip_unsupported: bool = True) -> list[dict]:
+                      seconds: float | None = None, jobs: int = 1, skip_unsupported: bool = True,
+                      executor=None) -> list[dict]:
     """Sustained MB/s and packets/s per buffer size, API and cache policy (``find_max_rate`` per point).
 
     A policy the board cannot do (``coherent`` without an ACP/HPC port, e.g. zcu111's PL DDR) is
-    skipped when ``skip_unsupported`` (else CaptureError).  ``jobs``: worker processes (the
-    records do not depend on it)."""
+    skipped when ``skip_unsupported`` (else CaptureError).  ``jobs``: local worker processes, or an
+    ``executor`` (sgdma.executor); the records do not depend on either."""
     name = _preset(board)
     sizes = [int(s) for s in sizes]
     for a in apis:
@@ -182,11 +184,15 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
         check_geometry(vb, layout_of(vb), s, buffers, sample_bytes)
     del vb
     tasks = [(name, s, a, c, kw) for c in usable for a in apis for s in sizes]
-    if jobs <= 1 or len(tasks) == 1:
-        return [_point(t) for t in tasks]
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(min(jobs, len(tasks))) as pool:
-        return pool.map(_point, tasks, chunksize=1)
+    from sgdma.executor import LocalExecutor, run_all
+
+    own = executor is None
+    executor = executor or LocalExecutor(min(jobs, len(tasks)), "processes")
+    try:
+        return run_all(executor, _point, tasks)
+    finally:
+        if own:
+            executor.close()
 
 
 def sweep_table(records: list[dict]) -> str:

@@ -1,11 +1,10 @@
 """``sgdma characterize`` (S0's sweeps) and ``sgdma characterize bd-create``."""
 from __future__ import annotations
 
-import sys
-
 import click
 
 from sgdma.cli.common import _write_json, _list_option, _write_csv
+from sgdma.cli.executor import TrialProgress, executor_options, open_executor, write_parquet
 
 
 @click.group(invoke_without_command=True)
@@ -24,13 +23,15 @@ from sgdma.cli.common import _write_json, _list_option, _write_csv
               help="timing only: no payload bytes move [default: functional; timing only with --preset s0]")
 @click.option("--preset", type=click.Choice(["s0"]), default=None,
               help="s0: S0's Table II sweep (bytes/BD x BDs, plus ring cycles) on its board")
-@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="worker processes [default: 2 cores]")
+@executor_options
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write records as JSON")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write records as CSV")
+@click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False),
+              help="write records as Parquet (needs pyarrow)")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write figures (PNG) here")
 @click.pass_context
 def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed,
-                 timing_only, preset, jobs, json_path, csv_path, plot_dir):
+                 timing_only, preset, jobs, executor, scheduler, cache, json_path, csv_path, parquet_path, plot_dir):
     """Latency/throughput sweeps on the timed virtual board (S0's experiment)."""
     if ctx.invoked_subcommand is not None:
         return
@@ -49,11 +50,10 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
         setup = ch.Setup(board=board, mode=mode, direction=direction, placement=placement, trials=trials,
                          seed=seed, timing_only=timing_only, port=port)
         records = []
-        with click.progressbar(length=len(points), label=f"{len(points)} points x {trials} trials",
-                               show_pos=True, file=sys.stderr) as bar:
-            for rec in ch.sweep(setup, points, jobs or ch.default_jobs()):
+        with open_executor(executor, jobs, scheduler) as ex, \
+                TrialProgress(len(points) * trials, f"{len(points)} points x {trials} trials") as bar:
+            for rec in ch.sweep(setup, points, executor=ex, cache=cache, progress=bar.update):
                 records.append(rec.as_dict())
-                bar.update(1)
     except (ch.SweepError, ValueError) as e:
         raise click.UsageError(str(e))
     if preset == "s0":
@@ -63,6 +63,8 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
     _write_json(json_path, records)
     if csv_path:
         _write_csv(csv_path, records)
+    if parquet_path:
+        write_parquet(parquet_path, ch.frame(records))
     if plot_dir:
         from sgdma.output import plots
 

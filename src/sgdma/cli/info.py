@@ -1,6 +1,8 @@
 """``sgdma info``: a preset's address map, clocks and sources."""
 from __future__ import annotations
 
+import sys
+
 import click
 
 from sgdma.cli.common import _core_constants, _write_json
@@ -11,9 +13,16 @@ from sgdma.hw import presets
 @click.option("--board", default="zcu111", show_default=True, help="board preset name or .toml file")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the preset as JSON")
 def info(board: str, json_path: str | None) -> None:
-    """The preset's address map, clocks, widths, and the source of every number."""
-    from sgdma.board.virtual import VirtualBoard
+    """The preset's address map, clocks, widths, and the source of every number.
 
+    ``--board linux:[dma=NAME,buffers=NAME]`` lists this system's UIO devices and
+    u-dma-buf buffers instead (and opens the DMA when named)."""
+    from sgdma.board.virtual import VirtualBoard
+    from sgdma.board.linux.spec import is_linux_spec
+
+    if is_linux_spec(board):
+        _linux_info(board, json_path)
+        return
     try:
         doc = presets.load(board)
     except ValueError as e:
@@ -44,3 +53,17 @@ def info(board: str, json_path: str | None) -> None:
         shown = f"0x{value:x}" if isinstance(value, int) and (key.endswith("base") or key.endswith("size")) else value
         click.echo(f"  {key:<{width}}  {str(shown) + (' ' + unit if unit else ''):<18}  {source}")
     _write_json(json_path, doc)
+
+
+def _linux_info(board: str, json_path: str | None) -> None:
+    from sgdma.board.linux.report import info_lines
+
+    try:
+        lines, data = info_lines(board)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--board")
+    except OSError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(3)
+    click.echo("\n".join(lines))
+    _write_json(json_path, data)

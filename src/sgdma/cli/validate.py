@@ -6,20 +6,24 @@ import sys
 import click
 
 from sgdma.cli.common import _write_json
+from sgdma.cli.executor import executor_options, open_executor
 
 
 @click.command()
 @click.option("--trials", default=100, show_default=True, type=click.IntRange(1, 10_000),
               help="trials per point of the S0 sweep (the spread checks need enough trials to see refresh)")
 @click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="worker processes [default: 2 cores]")
+@executor_options
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the checks as JSON")
-def validate(trials: int, seed: int, jobs: int | None, json_path: str | None) -> None:
+def validate(trials: int, seed: int, jobs: int | None, executor: str, scheduler: str | None, cache: str | None,
+             json_path: str | None) -> None:
     """Each public figure (calibration.md) beside the model's value; non-zero exit if one is out of band."""
-    from sgdma.experiments import characterize as ch
     from sgdma.experiments import validate as v
 
-    checks = v.run(trials, seed, jobs or ch.default_jobs())
+    if cache:
+        raise click.BadParameter("validate always runs its sweep afresh", param_hint="--cache")
+    with open_executor(executor, jobs, scheduler) as ex:
+        checks = v.run(trials, seed, executor=ex)
     width = max(len(c.figure) for c in checks)
     click.echo(f"{'figure':<{width}}  {'published':>10}  {'model':>10}  {'ratio':>7}  {'band':<22} result")
     for c in checks:

@@ -247,6 +247,9 @@ class Channel:
         self.board: VirtualBoard = dma.board    # no reference back to dma: no cycle keeps boards alive
         self.direction = direction
         blk = self.board.axi_dma
+        claim = getattr(self.board, "_claim_channel", None)   # hardware boards: one owner per channel
+        if claim is not None:
+            claim(direction)
         self._c = _core.Chan(self.board._b, _DIRS[direction], dma.base, blk.addr_width, blk.length_width,
                              blk.data_bytes, blk.has_dre)
         self._mmio_read_ns = max(self.board.option("cpu.mmio_read_ns"), 1e-3)
@@ -340,10 +343,12 @@ class Channel:
     def _bounded(self, timeout_ns: float, call):
         """Run one wait with its own bound; the channel's default bound comes back after."""
         self._c.set_poll_limit(self._polls(timeout_ns))
+        self._c.set_irq_timeout(max(1, math.ceil(timeout_ns / 1000)))   # where the platform sleeps on an IRQ
         try:
             return call()
         finally:
             self._c.set_poll_limit(0)
+            self._c.set_irq_timeout(0)
 
     def wait_idle(self, timeout_ns: float = 10e6) -> None:
         """Poll DMASR until Idle, bounded by ``timeout_ns`` of virtual time."""
@@ -383,7 +388,7 @@ class Channel:
 class AxiDma:
     """An AXI DMA instance: ``.mm2s`` and ``.s2mm`` channels (names as in pynq.lib.dma)."""
 
-    def __init__(self, board: VirtualBoard, base: int | None = None):
+    def __init__(self, board: VirtualBoard, base: int | None = None):   # or a LinuxBoard
         self.board = board
         self.base = board.axi_dma.base if base is None else base
         self.mm2s = Channel(self, "mm2s")

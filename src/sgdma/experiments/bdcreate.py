@@ -8,7 +8,8 @@ GPIO writes are the board's own MMIO at that CPU's cost.
 
 The engine counts deterministically from virtual time, so 100 000 samples need not each go
 through the board: the first few do, end to end, and the rest are converted with the same
-arithmetic as the engine (``setup_clocks``); ``run`` checks that both agree sample for sample.
+arithmetic as the engine (``setup_clocks``; the PL clock phase of their GPIO writes is drawn
+uniformly); ``run`` checks that both agree sample for sample on the end-to-end ones.
 """
 from __future__ import annotations
 
@@ -40,23 +41,38 @@ def board_for(preset, model: CpuModel, seed: int = 0) -> VirtualBoard:
                         mmio_write_ns=model.mmio_write_ns)
 
 
-def measure(board: VirtualBoard, cost_ns: float) -> int:
-    """One sample end to end: reset PL, the build (virtual time), start; the setup counter."""
+def measure(board: VirtualBoard, cost_ns: float, release_ps: list | None = None) -> int:
+    """One sample end to end: reset PL, the build (virtual time), start; the setup counter.
+    Appends the time the RESET release landed to ``release_ps`` when given."""
     csm = board.csm
     csm.reset()
+    if release_ps is not None:
+        release_ps.append(board.now_ps)
     board.advance(cost_ns)
     csm.start()
     return csm.counters()["setup"]
 
 
-def setup_clocks(board: VirtualBoard, costs_ns: np.ndarray) -> np.ndarray:
-    """What ``measure`` reads for each cost, by the engine's own arithmetic (csrc/vboard/csm.c):
-    the counter spans the build (advance rounds to whole ps) and the START write, to the nearest
-    PL clock."""
+def setup_clocks(board: VirtualBoard, costs_ns: np.ndarray, release_ps: np.ndarray) -> np.ndarray:
+    """What ``measure`` reads for each cost, by the engine's own arithmetic (csrc/vboard/pl/csm.c):
+    the PL sees each GPIO write at its first clock edge at or after the write lands, so the counter
+    is the edge of the START write (release + build, advance rounding to whole ps, + the write)
+    less the edge of the RESET release."""
     clk_ps = 1e6 / board.axi_dma.clock_mhz
     write_ps = np.floor(board.option("cpu.mmio_write_ns") * 1000.0 + 0.5)
     build_ps = np.rint(np.asarray(costs_ns, dtype=float) * 1000.0)
-    return np.floor((build_ps + write_ps) / clk_ps + 0.5).astype(np.int64)
+    rel = np.asarray(release_ps, dtype=float)
+
+    def edge(t):       # vb_edge_index: times within 2 ps after an edge are that edge
+        return np.maximum(np.ceil((t - 2.0) / clk_ps), 0)
+    return (edge(rel + build_ps + write_ps) - edge(rel)).astype(np.int64)
+
+
+def release_phases(board: VirtualBoard, n: int, rng: np.random.Generator) -> np.ndarray:
+    """RESET-release times for samples that do not go through the board: the CPU's clock is
+    unrelated to the PL's, so the write lands at a uniform phase of the PL clock."""
+    clk_ps = 1e6 / board.axi_dma.clock_mhz
+    return np.floor(rng.uniform(0.0, clk_ps, n)).astype(np.int64) + int(round(clk_ps))
 
 
 def _rng(seed: int, cpu: str, n: int) -> np.random.Generator:
@@ -79,8 +95,12 @@ def run(board: str = "zcu111", cpu: str = "apu", bds=DEFAULT_BDS, samples: int =
     records = []
     for n in bds:
         costs = model.samples(n, int(samples), _rng(seed, cpu, n))
-        clocks = setup_clocks(vb, costs)
-        e2e = [measure(vb, float(c)) for c in costs[:END_TO_END]]
+        release: list[int] = []
+        fresh = board_for(board, model, seed)      # a ring size's PL clock phases do not depend on the sweep order
+        e2e = [measure(fresh, float(c), release) for c in costs[:END_TO_END]]
+        release_all = np.r_[np.asarray(release, dtype=np.int64),
+                            release_phases(vb, max(0, len(costs) - len(release)), _rng(seed, cpu + "/phase", n))]
+        clocks = setup_clocks(vb, costs, release_all)
         if e2e != clocks[:END_TO_END].tolist():
             raise RuntimeError(f"{board}/{cpu}, {n} BDs: the GPIO/CSM path read {e2e}, the vectorised "
                                f"path {clocks[:END_TO_END].tolist()}")
@@ -93,7 +113,7 @@ def run(board: str = "zcu111", cpu: str = "apu", bds=DEFAULT_BDS, samples: int =
             "histogram": {"edges_ns": HIST_EDGES_NS.tolist(), "counts": counts.tolist(),
                           "below": int((per_bd < HIST_EDGES_NS[0]).sum()),
                           "above": int((per_bd >= HIST_EDGES_NS[-1]).sum())},
-            "end_to_end": {"samples": len(e2e), "setup_clocks": e2e},
+            "end_to_end": {"samples": len(e2e), "setup_clocks": e2e, "release_ps": release},
             "pl_clock_mhz": vb.axi_dma.clock_mhz, "gpio_write_ns": model.mmio_write_ns,
             "model_mean_ns": model.expected(n),
         })

@@ -10,8 +10,8 @@ the seed, so the spread over trials is the model's own, not added noise.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import re
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Iterable, Iterator
@@ -23,6 +23,8 @@ from sgdma.board.programs import s0_trials
 from sgdma.board.virtual import VirtualBoard
 from sgdma.driver.axidma import AxiDma
 from sgdma.hw.layout import Layout
+from sgdma.experiments import sweepcache
+from sgdma.experiments.chunks import Chunk, plan_chunks, point_cost  # noqa: F401  (part of the sweep API)
 
 
 class SweepError(ValueError):
@@ -62,6 +64,7 @@ class Record:
     throughput_mbps: dict
     simulated_ns: float
     wall_s: float
+    cpu_s: float = 0.0            # CPU time of the workers (honest speed figures on a loaded machine)
     samples: dict = field(default_factory=dict, repr=False)
 
     def as_dict(self, samples: bool = False) -> dict:
@@ -241,8 +244,9 @@ def trial_seeds(seed: int, p: Point, trials: int) -> np.ndarray:
     return np.random.SeedSequence([seed, p.bytes_per_bd, p.bds, p.cycles]).generate_state(trials, np.uint64)
 
 
-def _c_trials(bench: Bench, p: Point, seeds: np.ndarray) -> tuple[list, list, float]:
-    """MM2S points run S0's RPU program in C (csrc/apps/s0_bench.c), one call per point."""
+def _c_trials(bench: Bench, p: Point, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """MM2S trials run S0's RPU program in C (csrc/apps/s0_bench.c), one call per chunk: latency (ns),
+    throughput (MB/s) and simulated ps per trial."""
     b, lay, blk = bench.board, bench.layout, bench.board.axi_dma
     payload = p.bds * p.cycles * p.bytes_per_bd
     # generous bound: 2 us per BD (fetch-bound small BDs) plus 10x the stream time
@@ -257,60 +261,161 @@ def _c_trials(bench: Bench, p: Point, seeds: np.ndarray) -> tuple[list, list, fl
     counts = np.frombuffer(raw, dtype=np.uint32).reshape(-1, 4)
     lat = counts[:, 1] * bench.clk_ns
     thr = payload / (counts[:, 2] * bench.clk_ns) * 1e3
-    return lat.tolist(), thr.tolist(), float(np.frombuffer(sim, dtype=np.uint64).sum()) / 1e3
+    return lat, thr, np.frombuffer(sim, dtype=np.uint64).copy()
+
+
+_local = threading.local()
+
+
+def _bench_for(setup: Setup) -> Bench:
+    """One board per thread (or process), reused chunk after chunk."""
+    b = getattr(_local, "bench", None)
+    if b is None or b.setup != setup:
+        b = Bench(setup)
+        b.warm_up()
+        _local.bench = b
+    return b
+
+
+def run_chunk(task: tuple[Setup, Chunk]) -> dict:
+    """Raw per-trial arrays for one chunk; statistics are computed once, in the parent."""
+    setup, ch = task
+    w0, c0 = time.perf_counter(), time.thread_time()
+    bench = _bench_for(setup)
+    seeds = trial_seeds(setup.seed, ch.point, ch.last)[ch.first:]
+    if setup.direction == "mm2s":
+        lat, thr, sim = _c_trials(bench, ch.point, seeds)
+    else:
+        rows = [bench.trial(ch.point, int(s)) for s in seeds]
+        lat = np.array([r[0] for r in rows], float)
+        thr = np.array([r[1] for r in rows], float)
+        sim = np.array([int(round(r[2] * 1e3)) for r in rows], np.uint64)
+    return {"key": ch.key, "latency_ns": lat, "throughput_mbps": thr, "simulated_ps": sim,
+            "wall_s": time.perf_counter() - w0, "cpu_s": time.thread_time() - c0}
+
+
+def _record(setup: Setup, p: Point, parts: list[dict]) -> Record:
+    lat = np.concatenate([r["latency_ns"] for r in parts])
+    thr = np.concatenate([r["throughput_mbps"] for r in parts])
+    sim_ps = int(sum(int(r["simulated_ps"].sum()) for r in parts))
+    rec = Record(board=setup.board, mode=setup.mode, direction=setup.direction, placement=setup.placement,
+                 bytes_per_bd=p.bytes_per_bd, bds=p.bds, cycles=p.cycles, trials=setup.trials,
+                 latency_ns=stats(lat), throughput_mbps=stats(thr), simulated_ns=sim_ps / 1e3,
+                 wall_s=sum(r["wall_s"] for r in parts), cpu_s=sum(r["cpu_s"] for r in parts),
+                 samples={"latency_ns": lat.tolist(), "throughput_mbps": thr.tolist()})
+    return rec
 
 
 def run_point(bench: Bench, p: Point) -> Record:
-    s = bench.setup
-    t0 = time.perf_counter()
-    seeds = trial_seeds(s.seed, p, s.trials)
-    if s.direction == "mm2s":
-        lat, thr, sim = _c_trials(bench, p, seeds)
-    else:
-        lat, thr, sim = [], [], 0.0
-        for seed in seeds:
-            a, b, c = bench.trial(p, int(seed))
-            lat.append(a)
-            thr.append(b)
-            sim += c
-    return Record(board=s.board, mode=s.mode, direction=s.direction, placement=s.placement,
-                  bytes_per_bd=p.bytes_per_bd, bds=p.bds, cycles=p.cycles, trials=s.trials,
-                  latency_ns=stats(lat), throughput_mbps=stats(thr), simulated_ns=sim,
-                  wall_s=time.perf_counter() - t0, samples={"latency_ns": lat, "throughput_mbps": thr})
+    """One point, all its trials, on this bench (the planner's short runs)."""
+    setup = bench.setup
+    _local.bench = bench
+    return _record(setup, p, [run_chunk((setup, Chunk(0, p, 0, setup.trials)))])
 
 
-_worker_bench: Bench | None = None
+def sweep(setup: Setup, points: list[Point], jobs: int = 1, executor=None, cache: str | None = None,
+          progress=None) -> Iterator[Record]:
+    """Records in the order of `points`; every point is checked before any runs.
 
+    Work is split into chunks of trials (largest first) and run on `executor` (default: local processes,
+    `jobs` of them); each trial's seed comes from (sweep seed, point, trial index), so the records are the
+    same however the work is split.  `cache`: a directory keeping finished chunks, so an interrupted sweep
+    resumes.  `progress(done_trials, total_trials)` is called as chunks finish."""
+    from sgdma.executor import LocalExecutor
 
-def _worker(args) -> Record:
-    global _worker_bench
-    setup, p = args
-    if _worker_bench is None or _worker_bench.setup != setup:
-        _worker_bench = Bench(setup)
-        _worker_bench.warm_up()
-    return run_point(_worker_bench, p)
-
-
-def sweep(setup: Setup, points: list[Point], jobs: int = 1) -> Iterator[Record]:
-    """Records in the order of `points`; every point is checked before any runs."""
     bench = Bench(setup)
     for p in points:
         bench.check(p)
-    bench.warm_up()
-    if jobs <= 1:
-        for p in points:
-            yield run_point(bench, p)
-        return
-    # Results come back in the order of `points`.
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(jobs) as pool:
-        yield from pool.imap(_worker, [(setup, p) for p in points], chunksize=1)
+    own = executor is None
+    if own:
+        executor = LocalExecutor(jobs, "processes")
+    store = sweepcache.open_cache(cache, setup, points) if cache else None
+    chunks = store.plan if store and store.plan else plan_chunks(setup, points, getattr(executor, "workers", jobs))
+    if store:
+        store.save_plan(chunks)
+    total = len(points) * setup.trials
+    parts: dict[int, list[dict]] = {i: [] for i in range(len(points))}
+    need = {i: 0 for i in range(len(points))}
+    for ch in chunks:
+        need[ch.index] += 1
+    todo, done_trials = [], 0
+    for ch in chunks:
+        hit = store.load(ch) if store else None
+        if hit is not None:
+            parts[ch.index].append(hit)
+            done_trials += ch.last - ch.first
+        else:
+            todo.append(ch)
+    if progress:
+        progress(done_trials, total)
+    failed: list[tuple[Chunk, BaseException]] = []
+    next_point = 0
+
+    def ready():
+        nonlocal next_point
+        while next_point < len(points) and len(parts[next_point]) == need[next_point]:
+            got = sorted(parts[next_point], key=lambda r: int(r["key"].split("_")[1]))
+            yield _record(setup, points[next_point], got)
+            parts[next_point] = []
+            next_point += 1
+
+    try:
+        if jobs <= 1 and own:
+            bench.warm_up()
+            _local.bench = bench
+        for i, res in executor.map(_safe_chunk, [(setup, ch) for ch in todo]):
+            ch = todo[i]
+            if isinstance(res, BaseException):
+                failed.append((ch, res))
+                continue
+            if store:
+                store.save(ch, res)
+            parts[ch.index].append(res)
+            done_trials += ch.last - ch.first
+            if progress:
+                progress(done_trials, total)
+            if not failed:
+                yield from ready()
+    finally:
+        if own:
+            executor.close()
+    if failed:
+        names = ", ".join(f"{ch.point.bytes_per_bd} B x {ch.point.bds} BDs x {ch.point.cycles} cycles trials "
+                          f"{ch.first}-{ch.last - 1} ({type(e).__name__}: {e})" for ch, e in failed[:5])
+        more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
+        hint = (" Finished chunks are kept in the cache: run again with the same --cache to resume."
+                if store else " Use --cache DIR to keep finished chunks across runs.")
+        raise SweepError(f"{len(failed)} chunk(s) failed: {names}{more}.{hint}")
+
+
+def _safe_chunk(task):
+    try:
+        return run_chunk(task)
+    except Exception as e:              # reported per chunk; finished chunks are kept
+        return e
 
 
 def default_jobs() -> int:
-    return max(1, min(2, multiprocessing.cpu_count()))
+    from sgdma.executor import default_jobs as cores
+
+    return cores()
 
 
 def log2_label(n: int) -> str:
     k = int(math.log2(n))
     return f"2^{k}" if 1 << k == n else str(n)
+
+
+def frame(records: list[Record]):
+    """The records as a pandas DataFrame, one row per point (statistics flattened into columns)."""
+    import pandas as pd
+
+    rows = []
+    for r in records:
+        d = r.as_dict() if isinstance(r, Record) else dict(r)
+        d.pop("samples", None)
+        for k in ("latency_ns", "throughput_mbps"):
+            for stat, v in d.pop(k).items():
+                d[f"{k}_{stat}"] = v
+        rows.append(d)
+    return pd.DataFrame(rows)

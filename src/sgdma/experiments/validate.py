@@ -47,9 +47,9 @@ def _index(records) -> dict:
     return {(r.bytes_per_bd, r.bds, r.cycles): r for r in records}
 
 
-def s0_checks(trials: int = 100, seed: int = 0, jobs: int = 1) -> list[Check]:
+def s0_checks(trials: int = 100, seed: int = 0, jobs: int = 1, executor=None) -> list[Check]:
     setup = ch.Setup(board="zcu111", trials=trials, seed=seed, timing_only=True)
-    recs = list(ch.sweep(setup, ch.s0_points(), jobs))
+    recs = list(ch.sweep(setup, ch.s0_points(), jobs, executor=executor))
     simple = _index(ch.sweep(ch.Setup(board="zcu111", mode="simple", trials=trials, seed=seed),
                              [ch.Point(b, 1) for b in (32, 4096, 8192)], 1))
     flat = [r for r in recs if r.cycles == 1]
@@ -168,5 +168,5 @@ def refresh_checks(samples: int = 400, seed: int = 0) -> list[Check]:
                   "S0 (ChipScope) saw ~210 ns; the datasheet tRFC is 350 ns")]
 
 
-def run(trials: int = 100, seed: int = 0, jobs: int = 1) -> list[Check]:
-    return s0_checks(trials, seed, jobs) + pg021_checks() + refresh_checks(seed=seed)
+def run(trials: int = 100, seed: int = 0, jobs: int = 1, executor=None) -> list[Check]:
+    return s0_checks(trials, seed, jobs, executor) + pg021_checks() + refresh_checks(seed=seed)

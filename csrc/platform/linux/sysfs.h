@@ -1,0 +1,20 @@
+/* sysfs.h - small file helpers shared by the Linux platform's files. */
+#ifndef SGDMA_LINUX_SYSFS_H
+#define SGDMA_LINUX_SYSFS_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Read a sysfs attribute (SGDMA_SYSROOT applied) into buf, trailing newline
+ * stripped; -1 (errno kept) if it cannot be read. */
+int sg_sysfs_read(const char *path, char *buf, size_t n);
+/* Parse an attribute as an unsigned number (0x-prefixed hex or decimal). */
+int sg_sysfs_u64(const char *path, uint64_t *out);
+/* snprintf into err; always returns -1. */
+int sg_fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The fix for an open() that failed with errno on path (EACCES, ENOENT, ...). */
+const char *sg_open_fix(int errnum, bool uio);
+
+#endif

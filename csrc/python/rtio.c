@@ -1,0 +1,446 @@
+/*
+ * rtio.c - binding of the RTIO subsystem (csrc/vboard/pl/rtio*.c): module
+ * functions whose first argument is the Board, and sgdma._core.rtio_layout,
+ * the contract tables of sgdma/rtio_layout.h for the Python mirrors.
+ */
+#include "core.h"
+
+#include <string.h>
+
+#include "pl/rtio.h"
+
+static struct vb_rtio *rtio_of(PyObject *board)
+{
+	vb_board *b = sgpy_board(board);
+	struct vb_rtio *r;
+	if (!b)
+		return NULL;
+	r = vb_rtio_of(b);
+	if (!r)
+		PyErr_SetString(PyExc_ValueError, "this board has no RTIO core: use a preset with an [rtio] section "
+				"(e.g. zc706)");
+	return r;
+}
+
+#define GET_R(o) struct vb_rtio *r = rtio_of(o); if (!r) return NULL
+
+static PyObject *py_init(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	int init;
+	unsigned long long out = 0, out_bytes = 0, in = 0;
+	char err[256];
+	(void)self;
+	if (!PyArg_ParseTuple(args, "Oi|KKK", &o, &init, &out, &out_bytes, &in))
+		return NULL;
+	GET_R(o);
+	if (init < RTIO_INIT_CSR || init > RTIO_INIT_FIFO)
+		return PyErr_Format(PyExc_ValueError, "initiator %d: 0 csr, 1 acp, 2 acp-batch, 3 fifo", init);
+	if (vb_rtio_k_init(r, (enum rtio_initiator)init, out, out_bytes, in, err, sizeof(err)) < 0) {
+		PyErr_SetString(PyExc_ValueError, err);
+		return NULL;
+	}
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_reset(PyObject *self, PyObject *o)
+{
+	(void)self;
+	GET_R(o);
+	vb_rtio_reset(r);
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_now(PyObject *self, PyObject *o)
+{
+	(void)self;
+	GET_R(o);
+	return PyLong_FromLongLong(vb_rtio_k_now(r));
+}
+
+static PyObject *py_wall(PyObject *self, PyObject *o)
+{
+	(void)self;
+	GET_R(o);
+	return PyLong_FromLongLong(vb_rtio_k_wall(r));
+}
+
+static PyObject *py_at(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	long long t;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OL", &o, &t))
+		return NULL;
+	GET_R(o);
+	vb_rtio_k_at(r, t);
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_delay(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	long long t;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OL", &o, &t))
+		return NULL;
+	GET_R(o);
+	vb_rtio_k_delay(r, t);
+	Py_RETURN_NONE;
+}
+
+/* output(board, target, words) -> (status, channel, timestamp) */
+static PyObject *py_output(PyObject *self, PyObject *args)
+{
+	PyObject *o, *seq;
+	unsigned long target;
+	uint32_t data[RTIO_RECORD_MAX_WORDS];
+	Py_ssize_t n;
+	uint32_t st;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OkO", &o, &target, &seq))
+		return NULL;
+	GET_R(o);
+	seq = PySequence_Fast(seq, "data must be a sequence of 32-bit words");
+	if (!seq)
+		return NULL;
+	n = PySequence_Fast_GET_SIZE(seq);
+	if (n < 1 || n > RTIO_RECORD_MAX_WORDS) {
+		Py_DECREF(seq);
+		return PyErr_Format(PyExc_ValueError, "%zd data words: an RTIO event carries 1..%d", n,
+				    RTIO_RECORD_MAX_WORDS);
+	}
+	for (Py_ssize_t i = 0; i < n; i++) {
+		data[i] = (uint32_t)PyLong_AsUnsignedLongMask(PySequence_Fast_GET_ITEM(seq, i));
+		if (PyErr_Occurred()) {
+			Py_DECREF(seq);
+			return NULL;
+		}
+	}
+	Py_DECREF(seq);
+	st = vb_rtio_k_output(r, (uint32_t)target, data, (unsigned)n);
+	return Py_BuildValue("kkL", (unsigned long)st, (unsigned long)r->k.err_chan, (long long)r->k.err_ts);
+}
+
+static PyObject *py_batch_start(PyObject *self, PyObject *o)
+{
+	(void)self;
+	GET_R(o);
+	vb_rtio_k_batch_start(r);
+	Py_RETURN_NONE;
+}
+
+static PyObject *status_tuple(struct vb_rtio *r, uint32_t st)
+{
+	return Py_BuildValue("kkL", (unsigned long)st, (unsigned long)r->k.err_chan, (long long)r->k.err_ts);
+}
+
+static PyObject *py_batch_end(PyObject *self, PyObject *o)
+{
+	(void)self;
+	GET_R(o);
+	return status_tuple(r, vb_rtio_k_batch_end(r));
+}
+
+static PyObject *py_flush(PyObject *self, PyObject *o)
+{
+	(void)self;
+	GET_R(o);
+	return status_tuple(r, vb_rtio_k_flush(r));
+}
+
+static PyObject *py_playback(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	unsigned long long ptr, limit;
+	struct vb_rtio_playback pb;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OKK", &o, &ptr, &limit))
+		return NULL;
+	GET_R(o);
+	Py_BEGIN_ALLOW_THREADS
+	vb_rtio_k_playback(r, ptr, limit, &pb);
+	Py_END_ALLOW_THREADS
+	return Py_BuildValue("{s:k,s:k,s:k,s:L,s:K,s:K,s:K,s:K,s:O,s:O}", "error", (unsigned long)pb.error, "channel",
+			     (unsigned long)pb.channel, "address", (unsigned long)pb.address, "timestamp",
+			     (long long)pb.timestamp, "records", (unsigned long long)pb.records, "dropped",
+			     (unsigned long long)pb.dropped, "t_start_ps", (unsigned long long)pb.t_start_ps,
+			     "t_end_ps", (unsigned long long)pb.t_end_ps, "bus_error", pb.bus_error ? Py_True : Py_False,
+			     "timeout", pb.timeout ? Py_True : Py_False);
+}
+
+static PyObject *py_pulses(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	unsigned long target;
+	unsigned long long n;
+	long long half;
+	unsigned int batch = 0;
+	struct vb_rtio_pulses p;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OkKL|I", &o, &target, &n, &half, &batch))
+		return NULL;
+	GET_R(o);
+	Py_BEGIN_ALLOW_THREADS
+	vb_rtio_k_pulses(r, (uint32_t)target, n, half, batch, &p);
+	Py_END_ALLOW_THREADS
+	return Py_BuildValue("{s:K,s:k,s:k,s:L,s:K,s:K}", "events", (unsigned long long)p.events, "status",
+			     (unsigned long)p.status, "channel", (unsigned long)p.err_chan, "timestamp",
+			     (long long)p.err_ts, "t0_ps", (unsigned long long)p.t0_ps, "t1_ps",
+			     (unsigned long long)p.t1_ps);
+}
+
+static PyObject *py_drain(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	unsigned long long limit;
+	bool ok;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OK", &o, &limit))
+		return NULL;
+	GET_R(o);
+	Py_BEGIN_ALLOW_THREADS
+	ok = vb_rtio_drain(r, limit);
+	Py_END_ALLOW_THREADS
+	return PyBool_FromLong(ok);
+}
+
+/* edges(board) -> (t int64 bytes, channel u32 bytes, address u32 bytes, data u32 bytes) */
+static PyObject *py_edges(PyObject *self, PyObject *o)
+{
+	(void)self;
+	GET_R(o);
+	return Py_BuildValue("y#y#y#y#", (const char *)r->log_t, (Py_ssize_t)(r->n_log * 8), (const char *)r->log_ch,
+			     (Py_ssize_t)(r->n_log * 4), (const char *)r->log_addr, (Py_ssize_t)(r->n_log * 4),
+			     (const char *)r->log_data, (Py_ssize_t)(r->n_log * 4));
+}
+
+static PyObject *py_set_logging(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	int on;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "Op", &o, &on))
+		return NULL;
+	GET_R(o);
+	r->log_on = on;
+	r->n_log = 0;
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_counters(PyObject *self, PyObject *o)
+{
+	(void)self;
+	GET_R(o);
+	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:d,s:K}",
+			     "written", (unsigned long long)r->written, "emitted", (unsigned long long)r->emitted,
+			     "underflows", (unsigned long long)r->underflows, "sequence_errors",
+			     (unsigned long long)r->sequence_errors, "collisions", (unsigned long long)r->collisions,
+			     "busy_waits", (unsigned long long)r->busy_waits, "gp_reads",
+			     (unsigned long long)r->k.gp_reads, "gp_writes", (unsigned long long)r->k.gp_writes, "sevs",
+			     (unsigned long long)r->k.sevs, "credit_refreshes", (unsigned long long)r->k.credit_refreshes,
+			     "wfifo_overruns", (unsigned long long)r->wf.overruns, "coarse_ps",
+			     (unsigned long long)r->coarse_ps, "fine_bits", (unsigned long long)r->p.fine_bits, "mu_ps",
+			     r->mu_ps, "batch_capacity", (unsigned long long)r->k.batch_cap);
+}
+
+static PyObject *py_an_arm(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	unsigned long long base, size;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OKK", &o, &base, &size))
+		return NULL;
+	GET_R(o);
+	if (size < RTIO_MESSAGE_BYTES || size % RTIO_MESSAGE_BYTES || base % RTIO_MESSAGE_BYTES ||
+	    base + size > 0x100000000ull)
+		return PyErr_Format(PyExc_ValueError, "analyzer ring 0x%llx + %llu bytes: base and size must be "
+				    "multiples of %d bytes, below 4 GiB", base, size, RTIO_MESSAGE_BYTES);
+	vb_rtio_an_arm(r, base, size);
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_an_disarm(PyObject *self, PyObject *args)
+{
+	PyObject *o;
+	unsigned long long limit;
+	bool ok;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OK", &o, &limit))
+		return NULL;
+	GET_R(o);
+	Py_BEGIN_ALLOW_THREADS
+	ok = vb_rtio_an_disarm(r, limit);
+	Py_END_ALLOW_THREADS
+	return PyBool_FromLong(ok);
+}
+
+static PyObject *py_an_state(PyObject *self, PyObject *o)
+{
+	(void)self;
+	GET_R(o);
+	return Py_BuildValue("{s:O,s:k,s:k,s:K,s:K,s:k,s:O,s:O,s:K,s:K}", "enabled", r->an.enabled ? Py_True : Py_False,
+			     "base", (unsigned long)r->an.base, "last", (unsigned long)r->an.last, "write_address",
+			     (unsigned long long)r->an.wr_addr, "total_bytes", (unsigned long long)r->an.byte_count,
+			     "byte_count_csr", (unsigned long)(uint32_t)r->an.byte_count, "overflow",
+			     r->an.overflow ? Py_True : Py_False, "bus_error", r->an.bus_error ? Py_True : Py_False,
+			     "messages", (unsigned long long)r->an.messages, "lost", (unsigned long long)r->an.lost);
+}
+
+/* encode(ts int64 buf, target u32 buf, nwords u8 buf, data u32 buf) -> bytes */
+static PyObject *py_encode(PyObject *self, PyObject *args)
+{
+	Py_buffer ts, tg, nw, da;
+	PyObject *res = NULL;
+	size_t n, cap, words = 0;
+	int64_t got;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "y*y*y*y*", &ts, &tg, &nw, &da))
+		return NULL;
+	n = (size_t)ts.len / 8;
+	if ((size_t)tg.len != 4 * n || (size_t)nw.len != n) {
+		PyErr_SetString(PyExc_ValueError, "timestamp, target and nwords columns must have one entry per event");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		words += ((const uint8_t *)nw.buf)[i];
+	if ((size_t)da.len != 4 * words) {
+		PyErr_Format(PyExc_ValueError, "data column has %zd words, the nwords column sums to %zu",
+			     da.len / 4, words);
+		goto out;
+	}
+	cap = n * RTIO_RECORD_HEADER_BYTES + 4 * words + 1;
+	res = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
+	if (!res)
+		goto out;
+	Py_BEGIN_ALLOW_THREADS
+	got = vb_rtio_encode(ts.buf, tg.buf, nw.buf, da.buf, n, (uint8_t *)PyBytes_AS_STRING(res), cap);
+	Py_END_ALLOW_THREADS
+	if (got < 0) {
+		Py_CLEAR(res);
+		PyErr_Format(PyExc_ValueError, "event %lld: %u data words; an RTIO event carries 1..%d",
+			     (long long)(-got - 1), ((const uint8_t *)nw.buf)[-got - 1], RTIO_RECORD_MAX_WORDS);
+	}
+out:
+	PyBuffer_Release(&ts);
+	PyBuffer_Release(&tg);
+	PyBuffer_Release(&nw);
+	PyBuffer_Release(&da);
+	return res;
+}
+
+/* decode(bytes) -> (ts bytes, target bytes, nwords bytes, data bytes) */
+static PyObject *py_decode(PyObject *self, PyObject *arg)
+{
+	Py_buffer b;
+	PyObject *res = NULL, *ts = NULL, *tg = NULL, *nw = NULL, *da = NULL;
+	size_t maxe, maxw, words = 0;
+	int64_t n;
+	(void)self;
+	if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0)
+		return NULL;
+	maxe = (size_t)b.len / (RTIO_RECORD_HEADER_BYTES + 4) + 1;
+	maxw = (size_t)b.len / 4 + 1;
+	ts = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(8 * maxe));
+	tg = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(4 * maxe));
+	nw = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)maxe);
+	da = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(4 * maxw));
+	if (!ts || !tg || !nw || !da)
+		goto out;
+	n = vb_rtio_decode(b.buf, (size_t)b.len, (int64_t *)PyBytes_AS_STRING(ts), (uint32_t *)PyBytes_AS_STRING(tg),
+			   (uint8_t *)PyBytes_AS_STRING(nw), (uint32_t *)PyBytes_AS_STRING(da), maxe, maxw, &words);
+	if (n < 0) {
+		if (-n - 1 >= b.len)
+			PyErr_SetString(PyExc_ValueError, "trace has no end marker (a record of length 0)");
+		else
+			PyErr_Format(PyExc_ValueError, "trace byte %lld: record length %u is not 13 + 4n (n = 1..16)",
+				     (long long)(-n - 1), ((const uint8_t *)b.buf)[-n - 1]);
+		goto out;
+	}
+	res = Py_BuildValue("y#y#y#y#", PyBytes_AS_STRING(ts), (Py_ssize_t)(8 * n), PyBytes_AS_STRING(tg),
+			    (Py_ssize_t)(4 * n), PyBytes_AS_STRING(nw), (Py_ssize_t)n, PyBytes_AS_STRING(da),
+			    (Py_ssize_t)(4 * words));
+out:
+	Py_XDECREF(ts);
+	Py_XDECREF(tg);
+	Py_XDECREF(nw);
+	Py_XDECREF(da);
+	PyBuffer_Release(&b);
+	return res;
+}
+
+static PyMethodDef methods[] = {
+	{ "rtio_init", py_init, METH_VARARGS, "rtio_init(board, initiator, acp_out=0, acp_out_bytes=0, acp_in=0)" },
+	{ "rtio_reset", py_reset, METH_O, "rtio_reset(board): power-on state of the RTIO core (time stays)" },
+	{ "rtio_now", py_now, METH_O, "rtio_now(board) -> the cursor, mu (CSR: read over the register port)" },
+	{ "rtio_wall", py_wall, METH_O, "rtio_wall(board) -> the RTIO counter, mu" },
+	{ "rtio_at", py_at, METH_VARARGS, "rtio_at(board, t_mu)" },
+	{ "rtio_delay", py_delay, METH_VARARGS, "rtio_delay(board, dt_mu)" },
+	{ "rtio_output", py_output, METH_VARARGS, "rtio_output(board, target, words) -> (status, channel, ts)" },
+	{ "rtio_batch_start", py_batch_start, METH_O, "ACPKI batch start" },
+	{ "rtio_batch_end", py_batch_end, METH_O, "ACPKI batch end -> (status, channel, ts)" },
+	{ "rtio_flush", py_flush, METH_O, "credit FIFO: drain, then (status, channel, ts)" },
+	{ "rtio_playback", py_playback, METH_VARARGS, "rtio_playback(board, ptr, limit_ps) -> dict" },
+	{ "rtio_pulses", py_pulses, METH_VARARGS, "rtio_pulses(board, target, n, half_mu, batch=0) -> dict" },
+	{ "rtio_drain", py_drain, METH_VARARGS, "rtio_drain(board, limit_ps) -> idle" },
+	{ "rtio_edges", py_edges, METH_O, "rtio_edges(board) -> column bytes (t, channel, address, data)" },
+	{ "rtio_set_logging", py_set_logging, METH_VARARGS, "rtio_set_logging(board, on): also clears the log" },
+	{ "rtio_counters", py_counters, METH_O, "rtio_counters(board) -> dict" },
+	{ "rtio_analyzer_arm", py_an_arm, METH_VARARGS, "rtio_analyzer_arm(board, base, size)" },
+	{ "rtio_analyzer_disarm", py_an_disarm, METH_VARARGS, "rtio_analyzer_disarm(board, limit_ps) -> idle" },
+	{ "rtio_analyzer_state", py_an_state, METH_O, "rtio_analyzer_state(board) -> dict" },
+	{ "rtio_encode", py_encode, METH_VARARGS, "rtio_encode(ts, target, nwords, data) -> trace bytes" },
+	{ "rtio_decode", py_decode, METH_O, "rtio_decode(trace) -> column bytes (ts, target, nwords, data)" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static int add_table(PyObject *d, const char *name, PyObject *t)
+{
+	int rc = t ? PyDict_SetItemString(d, name, t) : -1;
+	Py_XDECREF(t);
+	return rc;
+}
+
+static PyObject *layout(void)
+{
+	PyObject *d = PyDict_New(), *t;
+	if (!d)
+		return NULL;
+#define FIELD(n, o, s) if (t && add_table(t, #n, Py_BuildValue("(ii)", o, s)) < 0) goto fail;
+#define CONST(n, v) if (t && add_table(t, #n, PyLong_FromLong(v)) < 0) goto fail;
+#define REG(n, o) if (t && add_table(t, #n, PyLong_FromLong(o)) < 0) goto fail;
+	t = PyDict_New();
+	RTIO_RECORD_FIELDS(FIELD)
+	if (add_table(d, "record", t) < 0) goto fail_d;
+	t = PyDict_New();
+	RTIO_MESSAGE_FIELDS(FIELD)
+	if (add_table(d, "message", t) < 0) goto fail_d;
+	t = PyDict_New();
+	RTIO_CONSTANTS(CONST)
+	if (add_table(d, "constants", t) < 0) goto fail_d;
+	t = PyDict_New();
+	RTIO_REGS(REG)
+	if (add_table(d, "regs", t) < 0) goto fail_d;
+#undef FIELD
+#undef CONST
+#undef REG
+	return d;
+fail:
+	Py_XDECREF(t);
+fail_d:
+	Py_DECREF(d);
+	return NULL;
+}
+
+int sgpy_register_rtio(PyObject *m)
+{
+	PyObject *l;
+	if (PyModule_AddFunctions(m, methods) < 0)
+		return -1;
+	l = layout();
+	if (!l || PyModule_AddObject(m, "rtio_layout", l) < 0) {
+		Py_XDECREF(l);
+		return -1;
+	}
+	return 0;
+}

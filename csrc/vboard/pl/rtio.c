@@ -1,0 +1,465 @@
+/*
+ * rtio.c - the RTIO event core: timestamp counter, SED lanes with FIFOs, the
+ * CRI every initiator drives, output edges, the CSR window and the device ops
+ * that time the whole subsystem.  [artiq-rtio.md sec. 1]
+ *
+ * Rules modelled: an event is accepted when its coarse timestamp is at least
+ * underflow_margin cycles ahead of the counter (else underflow, not written);
+ * it goes into the current lane while coarse timestamps strictly increase,
+ * otherwise into the next lane, and if that lane cannot take it either it is a
+ * sequence error (discarded, counted, logged).  A full lane holds the write
+ * (o_status.wait) until the lane's oldest event has gone out.  Two outputs on
+ * one channel in one coarse cycle are a collision (the later is discarded).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "pl/rtio.h"
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+int64_t rtio_counter_at(const struct vb_rtio *r, uint64_t t_ps)
+{
+	return (int64_t)(t_ps / r->coarse_ps) << r->p.fine_bits;
+}
+
+uint64_t rtio_ps_of_cycles(const struct vb_rtio *r, double cycles)
+{
+	return (uint64_t)(cycles * (double)r->coarse_ps + 0.5);
+}
+
+/* The first RTIO clock edge at or after t. */
+uint64_t rtio_next_edge(const struct vb_rtio *r, uint64_t t_ps)
+{
+	return (t_ps + r->coarse_ps - 1) / r->coarse_ps * r->coarse_ps;
+}
+
+static int64_t coarse(const struct vb_rtio *r, int64_t ts) { return ts >> r->p.fine_bits; }
+
+/* The output time of timestamp ts (fine steps within the coarse cycle). */
+static uint64_t emit_ps(const struct vb_rtio *r, int64_t ts)
+{
+	return ts <= 0 ? 0 : (uint64_t)((double)ts * r->mu_ps + 0.5);
+}
+
+static bool lane_full(const struct vb_rtio *r, const struct rtio_lane *l) { return l->count >= r->p.fifo_depth; }
+
+static void lane_push(struct vb_rtio *r, struct rtio_lane *l, const struct rtio_event *ev)
+{
+	l->q[(l->head + l->count) % r->p.fifo_depth] = *ev;
+	l->count++;
+	l->last_coarse = coarse(r, ev->ts);
+	r->written++;
+}
+
+/* The lane an event goes to: current while strictly increasing, else the next; -1 = sequence error. */
+static int choose_lane(struct vb_rtio *r, int64_t c)
+{
+	unsigned l = r->cur_lane;
+	if (c > r->lane[l].last_coarse)
+		return (int)l;
+	l = (l + 1) % r->p.lanes;
+	return c > r->lane[l].last_coarse ? (int)l : -1;
+}
+
+static bool underflows(const struct vb_rtio *r, int64_t ts, uint64_t t)
+{
+	return coarse(r, ts) < coarse(r, rtio_counter_at(r, t)) + (int64_t)r->p.underflow_margin;
+}
+
+static void log_guest(const char *what, const struct rtio_event *ev, uint64_t n)
+{
+	if (n <= 3)   /* the core log: the first few of each kind, then only the counters */
+		fprintf(stderr, "sgdma rtio: %s on channel %u at %lld mu (event discarded; %llu so far)\n", what,
+			ev->chan, (long long)ev->ts, (unsigned long long)n);
+}
+
+/* Try to put the event into the SED; sets *lane_out when it must wait. */
+static uint32_t sed_insert(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t, unsigned *lane_out)
+{
+	int l;
+	if (underflows(r, ev->ts, t))
+		return RTIO_O_STATUS_UNDERFLOW;
+	l = choose_lane(r, coarse(r, ev->ts));
+	if (l < 0) {
+		r->sequence_errors++;
+		log_guest("sequence error", ev, r->sequence_errors);
+		return 0;
+	}
+	r->cur_lane = (unsigned)l;
+	if (lane_full(r, &r->lane[l])) {
+		*lane_out = (unsigned)l;
+		return RTIO_O_STATUS_WAIT;
+	}
+	lane_push(r, &r->lane[l], ev);
+	return 0;
+}
+
+uint32_t rtio_cri_write(struct vb_rtio *r, enum rtio_src src, const struct rtio_event *ev, uint64_t t)
+{
+	unsigned lane = 0;
+	uint32_t st;
+
+	rtio_an_output(r, ev, t);
+	if (ev->chan >= r->nchan) {
+		/* no such channel on this board: the write goes nowhere (destination unreachable) */
+		r->src_status[src] = RTIO_O_STATUS_UNREACHABLE;
+		return RTIO_O_STATUS_UNREACHABLE;
+	}
+	st = sed_insert(r, ev, t, &lane);
+	if (st == RTIO_O_STATUS_UNDERFLOW) {
+		r->underflows++;
+		rtio_an_exception(r, ev->chan, RTIO_EXC_O_UNDERFLOW, t + r->coarse_ps);
+	} else if (st == RTIO_O_STATUS_WAIT) {
+		r->pend = true;
+		r->pend_src = src;
+		r->pend_lane = lane;
+		r->pend_ev = *ev;
+		r->busy_waits++;
+	}
+	r->src_status[src] = st;
+	return st;
+}
+
+static void resume(struct vb_rtio *r, enum rtio_src src, uint32_t st, uint64_t t)
+{
+	r->src_status[src] = st;
+	switch (src) {
+	case RTIO_SRC_DMA: rtio_dma_resume(r, st, t); break;
+	case RTIO_SRC_ACP: rtio_acp_resume(r, st, t); break;
+	case RTIO_SRC_WF: rtio_wf_resume(r, st, t); break;
+	default: break;   /* the CSR initiator polls o_status */
+	}
+}
+
+/* ---- outputs ---------------------------------------------------------------- */
+
+static void log_edge(struct vb_rtio *r, const struct rtio_event *ev)
+{
+	if (!r->log_on)
+		return;
+	if (r->n_log == r->cap_log) {
+		size_t c = r->cap_log;
+		r->log_t = vb_grow(r->log_t, &c, r->n_log + 1, sizeof(*r->log_t));
+		c = r->cap_log;
+		r->log_ch = vb_grow(r->log_ch, &c, r->n_log + 1, sizeof(*r->log_ch));
+		c = r->cap_log;
+		r->log_addr = vb_grow(r->log_addr, &c, r->n_log + 1, sizeof(*r->log_addr));
+		c = r->cap_log;
+		r->log_data = vb_grow(r->log_data, &c, r->n_log + 1, sizeof(*r->log_data));
+		r->cap_log = c;
+	}
+	r->log_t[r->n_log] = ev->ts;
+	r->log_ch[r->n_log] = ev->chan;
+	r->log_addr[r->n_log] = ev->addr;
+	r->log_data[r->n_log] = ev->data[0];
+	r->n_log++;
+}
+
+/* The lane whose oldest event goes out first. */
+static int earliest_lane(const struct vb_rtio *r)
+{
+	int best = -1;
+	for (unsigned i = 0; i < r->p.lanes; i++) {
+		const struct rtio_lane *l = &r->lane[i];
+		if (l->count && (best < 0 || l->q[l->head].ts < r->lane[best].q[r->lane[best].head].ts))
+			best = (int)i;
+	}
+	return best;
+}
+
+static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
+{
+	struct rtio_lane *l = &r->lane[li];
+	struct rtio_event *ev = &l->q[l->head];
+	int64_t c = coarse(r, ev->ts);
+
+	if (r->chan_last[ev->chan] == c) {
+		r->collisions++;
+		log_guest("collision", ev, r->collisions);
+	} else {
+		r->chan_last[ev->chan] = c;
+		r->emitted++;
+		log_edge(r, ev);
+	}
+	l->head = (l->head + 1) % r->p.fifo_depth;
+	l->count--;
+	if (r->pend && r->pend_lane == li) {
+		/* the held write goes in now (or underflows, if it waited too long) */
+		uint32_t st = underflows(r, r->pend_ev.ts, t) ? RTIO_O_STATUS_UNDERFLOW : 0;
+		r->pend = false;
+		if (st) {
+			r->underflows++;
+			rtio_an_exception(r, r->pend_ev.chan, RTIO_EXC_O_UNDERFLOW, t);
+		} else {
+			lane_push(r, l, &r->pend_ev);
+		}
+		resume(r, r->pend_src, st, t);
+	}
+}
+
+static uint64_t core_next(struct vb_rtio *r)
+{
+	int li = earliest_lane(r);
+	return li < 0 ? VB_NO_TIME : emit_ps(r, r->lane[li].q[r->lane[li].head].ts);
+}
+
+/* ---- CSR window ------------------------------------------------------------------ */
+
+static uint32_t hi(uint64_t v) { return (uint32_t)(v >> 32); }
+static uint32_t lo(uint64_t v) { return (uint32_t)v; }
+static uint64_t set_hi(uint64_t v, uint32_t x) { return (v & 0xFFFFFFFFull) | ((uint64_t)x << 32); }
+static uint64_t set_lo(uint64_t v, uint32_t x) { return (v & ~0xFFFFFFFFull) | x; }
+
+static bool is_odata(uint32_t off)
+{
+	return off >= RTIO_R_KI_O_DATA && off < RTIO_R_KI_O_DATA + 4 * RTIO_RECORD_MAX_WORDS;
+}
+
+/* Writing o_data word 0 issues the CRI write of target/now/o_data. */
+static void ki_issue(struct vb_rtio *r, uint64_t t)
+{
+	struct rtio_event ev = { .ts = (int64_t)r->ki_now, .chan = r->ki_target >> 8,
+				 .addr = (uint8_t)r->ki_target, .nwords = RTIO_RECORD_MAX_WORDS };
+	memcpy(ev.data, r->ki_odata, sizeof(ev.data));
+	if (r->cri_sel != 0) {
+		fprintf(stderr, "sgdma rtio: kernel CRI write while the DMA owns the CRI (cri_con.selected = %u): "
+			"ignored\n", r->cri_sel);
+		return;
+	}
+	rtio_cri_write(r, RTIO_SRC_KI, &ev, t);
+}
+
+uint32_t rtio_reg_read(struct vb_rtio *r, uint32_t off, uint64_t t)
+{
+	switch (off) {
+	case RTIO_R_KI_TARGET: return r->ki_target;
+	case RTIO_R_KI_NOW_HI: return hi(r->ki_now);
+	case RTIO_R_KI_NOW_LO: return lo(r->ki_now);
+	case RTIO_R_KI_O_STATUS:
+		return (r->pend && r->pend_src == RTIO_SRC_KI) ? RTIO_O_STATUS_WAIT : r->src_status[RTIO_SRC_KI];
+	case RTIO_R_KI_COUNTER_HI: return hi(r->counter);
+	case RTIO_R_KI_COUNTER_LO: return lo(r->counter);
+	case RTIO_R_CRI_SELECTED: return r->cri_sel;
+	case RTIO_R_DMA_BASE_HI: return hi(r->dma.base);
+	case RTIO_R_DMA_BASE_LO: return lo(r->dma.base);
+	case RTIO_R_DMA_OFFSET_HI: return hi(r->dma.offset);
+	case RTIO_R_DMA_OFFSET_LO: return lo(r->dma.offset);
+	case RTIO_R_DMA_ENABLE: return r->dma.phase != DMA_IDLE;
+	case RTIO_R_DMA_ERROR: return r->dma.error;
+	case RTIO_R_DMA_ERROR_CHANNEL: return r->dma.err_chan;
+	case RTIO_R_DMA_ERROR_TS_HI: return hi(r->dma.err_ts);
+	case RTIO_R_DMA_ERROR_TS_LO: return lo(r->dma.err_ts);
+	case RTIO_R_DMA_ERROR_ADDRESS: return r->dma.err_addr;
+	case RTIO_R_DMA_BUS_ERROR: return r->dma.bus_error;
+	case RTIO_R_AN_ENABLE: return r->an.enabled;
+	case RTIO_R_AN_BUSY:   /* completions are retired lazily: busy while the newest write is unanswered */
+		return r->an.fn || (r->an.on && r->an.out_done[(r->an.oh + r->an.on - 1) % RTIO_AN_OUT] > t);
+	case RTIO_R_AN_OVERFLOW: return r->an.overflow;
+	case RTIO_R_AN_BASE: return r->an.base;
+	case RTIO_R_AN_LAST: return r->an.last;
+	case RTIO_R_AN_BYTE_COUNT: return (uint32_t)r->an.byte_count;   /* 32-bit on Zynq (sec. 4.3) */
+	case RTIO_R_AN_BUS_ERROR: return r->an.bus_error;
+	case RTIO_R_ACP_IN_BASE: return r->acp.in_base;
+	case RTIO_R_ACP_OUT_BASE: return r->acp.out_base;
+	case RTIO_R_ACP_ENABLE: return r->acp.enable;
+	default:
+		if (is_odata(off))
+			return r->ki_odata[(off - RTIO_R_KI_O_DATA) / 4];
+		if (off >= RTIO_R_WF_TARGET && off <= RTIO_R_WF_ERROR_TS_LO)
+			return rtio_wf_read(r, off);
+		fprintf(stderr, "sgdma rtio: read of unmapped CSR offset 0x%x (reads 0)\n", off);
+		return 0;
+	}
+}
+
+void rtio_reg_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t)
+{
+	switch (off) {
+	case RTIO_R_KI_TARGET:
+		r->ki_target = v;
+		memset(r->ki_odata, 0, sizeof(r->ki_odata));   /* zero extension of short writes */
+		return;
+	case RTIO_R_KI_NOW_HI: r->ki_now = set_hi(r->ki_now, v); return;
+	case RTIO_R_KI_NOW_LO: r->ki_now = set_lo(r->ki_now, v); return;
+	case RTIO_R_KI_COUNTER_UPDATE: r->counter = (uint64_t)rtio_counter_at(r, t); return;
+	case RTIO_R_CRI_SELECTED: r->cri_sel = v & 1; return;
+	case RTIO_R_DMA_BASE_HI: r->dma.base = set_hi(r->dma.base, v); return;
+	case RTIO_R_DMA_BASE_LO: r->dma.base = set_lo(r->dma.base, v); return;
+	case RTIO_R_DMA_OFFSET_HI: r->dma.offset = set_hi(r->dma.offset, v); return;
+	case RTIO_R_DMA_OFFSET_LO: r->dma.offset = set_lo(r->dma.offset, v); return;
+	case RTIO_R_DMA_ENABLE:
+		if ((v & 1) && r->dma.phase == DMA_IDLE)
+			rtio_dma_start(r, t);
+		return;
+	case RTIO_R_DMA_ERROR:
+		r->dma.error = 0;   /* any write acknowledges */
+		return;
+	case RTIO_R_AN_ENABLE:
+		if (r->an.enabled && !(v & 1))
+			rtio_an_stop(r, t);
+		r->an.enabled = v & 1;
+		return;
+	case RTIO_R_AN_OVERFLOW_RESET: r->an.overflow = false; return;
+	case RTIO_R_AN_BASE: r->an.base = v; return;
+	case RTIO_R_AN_LAST: r->an.last = v; return;
+	case RTIO_R_AN_RESET: rtio_an_reset(r); return;
+	case RTIO_R_ACP_IN_BASE: r->acp.in_base = v; return;
+	case RTIO_R_ACP_OUT_BASE: r->acp.out_base = v; return;
+	case RTIO_R_ACP_ENABLE: r->acp.enable = v & 1; return;
+	case RTIO_R_ACP_EVENTO: rtio_acp_evento(r, t); return;
+	default:
+		if (is_odata(off)) {
+			r->ki_odata[(off - RTIO_R_KI_O_DATA) / 4] = v;
+			if (off == RTIO_R_KI_O_DATA)
+				ki_issue(r, t);
+			return;
+		}
+		if (off >= RTIO_R_WF_TARGET && off <= RTIO_R_WF_ERROR_TS_LO) {
+			rtio_wf_write(r, off, v, t);
+			return;
+		}
+		fprintf(stderr, "sgdma rtio: write of 0x%x to unmapped or read-only CSR offset 0x%x (ignored)\n", v,
+			off);
+	}
+}
+
+/* ---- device ops --------------------------------------------------------------------- */
+
+static uint32_t ops_read(void *dev, uint64_t off)
+{
+	struct vb_rtio *r = dev;
+	return rtio_reg_read(r, (uint32_t)off, vb_now_ps(r->b));
+}
+
+static void ops_write(void *dev, uint64_t off, uint32_t v)
+{
+	struct vb_rtio *r = dev;
+	rtio_reg_write(r, (uint32_t)off, v, vb_now_ps(r->b));
+}
+
+static void ops_reset(void *dev)
+{
+	struct vb_rtio *r = dev;
+	for (unsigned i = 0; i < r->p.lanes; i++) {
+		r->lane[i].head = r->lane[i].count = 0;
+		r->lane[i].last_coarse = INT64_MIN;
+	}
+	for (unsigned c = 0; c < r->nchan; c++)
+		r->chan_last[c] = INT64_MIN;
+	r->cur_lane = 0;
+	r->pend = false;
+	memset(r->src_status, 0, sizeof(r->src_status));
+	r->written = r->emitted = r->underflows = r->sequence_errors = r->collisions = r->busy_waits = 0;
+	r->n_log = 0;
+	r->ki_target = 0;
+	memset(r->ki_odata, 0, sizeof(r->ki_odata));
+	r->ki_now = r->counter = 0;
+	r->cri_sel = 0;
+	r->wq_head = r->wq_n = 0;
+	memset(&r->dma, 0, sizeof(r->dma));
+	rtio_an_reset(r);
+	r->an.enabled = false;
+	r->an.base = r->an.last = 0;
+	r->an.overflow = r->an.bus_error = false;
+	memset(&r->acp, 0, sizeof(r->acp));
+	r->wf.head = r->wf.n = 0;
+	r->wf.t_free = 0;
+	r->wf.waiting = false;
+	r->wf.error = r->wf.err_chan = 0;
+	r->wf.err_ts = r->wf.overruns = 0;
+	memset(&r->k, 0, sizeof(r->k));
+}
+
+static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static uint64_t ops_next(void *dev)
+{
+	struct vb_rtio *r = dev;
+	uint64_t t = core_next(r);
+	if (r->wq_n)
+		t = min64(t, r->wq[r->wq_head].t);
+	t = min64(t, rtio_dma_next(r));
+	t = min64(t, rtio_an_next(r));
+	t = min64(t, rtio_acp_next(r));
+	return min64(t, rtio_wf_next(r));
+}
+
+/* Everything due at t, in the order the hardware would see it within a cycle:
+ * register stores arriving, outputs leaving, then the engines. */
+static void ops_step(void *dev, uint64_t t)
+{
+	struct vb_rtio *r = dev;
+	int li;
+
+	while (r->wq_n && r->wq[r->wq_head].t <= t) {
+		uint32_t off = r->wq[r->wq_head].off, v = r->wq[r->wq_head].v;
+		uint64_t ta = r->wq[r->wq_head].t;
+		r->wq_head = (r->wq_head + 1) % RTIO_WQ;
+		r->wq_n--;
+		rtio_reg_write(r, off, v, ta);
+	}
+	while ((li = earliest_lane(r)) >= 0 && emit_ps(r, r->lane[li].q[r->lane[li].head].ts) <= t)
+		emit(r, (unsigned)li, max64(t, emit_ps(r, r->lane[li].q[r->lane[li].head].ts)));
+	if (rtio_dma_next(r) <= t)
+		rtio_dma_step(r, t);
+	if (rtio_acp_next(r) <= t)
+		rtio_acp_step(r, t);
+	if (rtio_wf_next(r) <= t)
+		rtio_wf_step(r, t);
+	if (rtio_an_next(r) <= t)
+		rtio_an_step(r, t);
+}
+
+const struct vb_device_ops vb_rtio_ops = {
+	.name = "rtio",
+	.read = ops_read,
+	.write = ops_write,
+	.reset = ops_reset,
+	.next_event = ops_next,
+	.step = ops_step,
+};
+
+struct vb_rtio *vb_rtio_new(vb_board *b, const struct vb_rtio_params *p)
+{
+	struct vb_rtio *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->b = b;
+	r->p = *p;
+	r->coarse_ps = (uint64_t)(1e6 / p->clock_mhz + 0.5);
+	r->mu_ps = (double)r->coarse_ps / (double)(1u << p->fine_bits);
+	r->nchan = p->ttl_channels + p->wide_channels;
+	r->chan_last = calloc(r->nchan, sizeof(*r->chan_last));
+	r->an.fifo = calloc(p->analyzer_fifo, RTIO_MESSAGE_BYTES);
+	r->wf.q = calloc(p->wfifo_depth, sizeof(*r->wf.q));
+	r->log_on = true;
+	if (!r->chan_last || !r->an.fifo || !r->wf.q)
+		goto fail;
+	for (unsigned i = 0; i < p->lanes; i++)
+		if (!(r->lane[i].q = calloc(p->fifo_depth, sizeof(struct rtio_event))))
+			goto fail;
+	ops_reset(r);
+	return r;
+fail:
+	vb_rtio_free(r);
+	return NULL;
+}
+
+void vb_rtio_free(struct vb_rtio *r)
+{
+	if (!r)
+		return;
+	for (unsigned i = 0; i < RTIO_MAX_LANES; i++)
+		free(r->lane[i].q);
+	free(r->chan_last);
+	free(r->an.fifo);
+	free(r->wf.q);
+	free(r->log_t);
+	free(r->log_ch);
+	free(r->log_addr);
+	free(r->log_data);
+	free(r);
+}

@@ -1,0 +1,126 @@
+/*
+ * rtio_analyzer.c - the RTIO analyzer [artiq-rtio.md sec. 4]: it snoops every
+ * CRI write (kernel and DMA alike), encodes a 32-byte message into a FIFO of
+ * analyzer_fifo entries (a full FIFO loses the message and sets the sticky
+ * overflow flag, it never stalls the CRI), and a writer stores each message
+ * as one 4-beat burst on S_AXI_HP1 into a ring [base, last] that wraps,
+ * counting bytes.  Messages are stored in the dump's byte layout
+ * (RTIO_MESSAGE_FIELDS, big-endian).
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "pl/rtio.h"
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static void put_be(uint8_t *p, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[n - 1 - i] = (uint8_t)(v >> (8 * i));
+}
+
+static void push(struct vb_rtio *r, const uint8_t *msg, uint64_t t)
+{
+	struct rtio_analyzer *a = &r->an;
+	if (!a->enabled)
+		return;
+	if (a->fn == 0)
+		a->w_free = max64(a->w_free, rtio_next_edge(r, t));
+	if (a->fn >= r->p.analyzer_fifo) {
+		a->overflow = true;   /* sticky; the message is lost */
+		a->lost++;
+		return;
+	}
+	memcpy(a->fifo + (size_t)((a->fh + a->fn) % r->p.analyzer_fifo) * RTIO_MESSAGE_BYTES, msg, RTIO_MESSAGE_BYTES);
+	a->fn++;
+}
+
+void rtio_an_output(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t)
+{
+	uint8_t m[RTIO_MESSAGE_BYTES] = { 0 };
+	if (!r->an.enabled)
+		return;
+	put_be(m + RTIO_MSG_DATA, (uint64_t)ev->data[0] | (uint64_t)ev->data[1] << 32, RTIO_MSG_DATA_SIZE);
+	put_be(m + RTIO_MSG_ADDRESS, ev->addr, RTIO_MSG_ADDRESS_SIZE);
+	put_be(m + RTIO_MSG_RTIO_COUNTER, (uint64_t)rtio_counter_at(r, t), RTIO_MSG_RTIO_COUNTER_SIZE);
+	put_be(m + RTIO_MSG_TIMESTAMP, (uint64_t)ev->ts, RTIO_MSG_TIMESTAMP_SIZE);
+	put_be(m + RTIO_MSG_TYPE_CHANNEL, (uint64_t)ev->chan << 2 | RTIO_MSG_OUTPUT, RTIO_MSG_TYPE_CHANNEL_SIZE);
+	push(r, m, t);
+}
+
+void rtio_an_exception(struct vb_rtio *r, uint32_t chan, uint8_t type, uint64_t t)
+{
+	uint8_t m[RTIO_MESSAGE_BYTES] = { 0 };
+	if (!r->an.enabled)
+		return;
+	m[RTIO_MSG_EXCEPTION_TYPE] = type;
+	put_be(m + RTIO_MSG_RTIO_COUNTER, (uint64_t)rtio_counter_at(r, t), RTIO_MSG_RTIO_COUNTER_SIZE);
+	put_be(m + RTIO_MSG_TYPE_CHANNEL, (uint64_t)chan << 2 | RTIO_MSG_EXCEPTION, RTIO_MSG_TYPE_CHANNEL_SIZE);
+	push(r, m, t);
+}
+
+void rtio_an_stop(struct vb_rtio *r, uint64_t t)
+{
+	uint8_t m[RTIO_MESSAGE_BYTES] = { 0 };
+	put_be(m + RTIO_MSG_RTIO_COUNTER, (uint64_t)rtio_counter_at(r, t), RTIO_MSG_RTIO_COUNTER_SIZE);
+	put_be(m + RTIO_MSG_TYPE_CHANNEL, RTIO_MSG_STOPPED, RTIO_MSG_TYPE_CHANNEL_SIZE);
+	push(r, m, t);
+}
+
+void rtio_an_reset(struct vb_rtio *r)
+{
+	struct rtio_analyzer *a = &r->an;
+	a->wr_addr = a->base;
+	a->byte_count = 0;
+	a->fh = a->fn = a->oh = a->on = 0;
+	a->w_free = 0;
+	a->messages = a->lost = 0;
+}
+
+uint64_t rtio_an_next(struct vb_rtio *r)
+{
+	struct rtio_analyzer *a = &r->an;
+	uint64_t t = VB_NO_TIME;
+	/* completions only matter when they free a slot the writer needs, or end the busy state */
+	if (a->on && (a->fn == 0 || a->on >= r->p.analyzer_outstanding))
+		t = a->out_done[a->oh];
+	if (a->fn && a->on < r->p.analyzer_outstanding && a->w_free < t)
+		t = a->w_free;
+	return t;
+}
+
+void rtio_an_step(struct vb_rtio *r, uint64_t t)
+{
+	struct rtio_analyzer *a = &r->an;
+	uint64_t beats = RTIO_MESSAGE_BYTES / r->p.bus_bytes;
+
+	while (a->on && a->out_done[a->oh] <= t) {
+		a->oh = (a->oh + 1) % RTIO_AN_OUT;
+		a->on--;
+	}
+	while (a->fn && a->on < r->p.analyzer_outstanding && a->w_free <= t) {
+		uint64_t at = max64(a->w_free, rtio_next_edge(r, t)), span = (uint64_t)a->last + 1 - a->base;
+		const uint8_t *msg = a->fifo + (size_t)a->fh * RTIO_MESSAGE_BYTES;
+		uint8_t *dst;
+		if (a->last < a->base || span < RTIO_MESSAGE_BYTES || !rtio_mem_ok(r->b, a->wr_addr, RTIO_MESSAGE_BYTES)) {
+			a->bus_error = true;   /* non-OKAY write response: sticky, message dropped */
+			a->fh = (a->fh + 1) % r->p.analyzer_fifo;
+			a->fn--;
+			continue;
+		}
+		dst = vb_mem_ptr(r->b, a->wr_addr, RTIO_MESSAGE_BYTES);
+		memcpy(dst, msg, RTIO_MESSAGE_BYTES);
+		a->out_done[(a->oh + a->on) % RTIO_AN_OUT] = rtio_mem_write(r->b, RTIO_PORT_HP1, at, a->wr_addr,
+									    RTIO_MESSAGE_BYTES);
+		a->on++;
+		a->fh = (a->fh + 1) % r->p.analyzer_fifo;
+		a->fn--;
+		a->wr_addr += RTIO_MESSAGE_BYTES;
+		if (a->wr_addr + RTIO_MESSAGE_BYTES > (uint64_t)a->last + 1)
+			a->wr_addr = a->base;   /* the ring wraps */
+		a->byte_count += RTIO_MESSAGE_BYTES;
+		a->messages++;
+		a->w_free = at + rtio_ps_of_cycles(r, (double)beats);   /* the W channel: one beat per cycle */
+	}
+}

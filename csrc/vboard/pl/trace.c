@@ -1,0 +1,59 @@
+/*
+ * trace.c - a record of what the PL saw: every MM2S stream beat (its clock
+ * edge and TLAST) and every CPU write to the timing engine's GPIO inputs.
+ * The RTL co-simulation (rtl/, sgdma.rtl) replays it into the gateware and
+ * compares the gateware's counters with the model's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void vb_trace_fini(vb_board *b)
+{
+	struct vb_trace *r = &b->trace;
+	free(r->beat_t);
+	free(r->beat_last);
+	free(r->ctl_t);
+	free(r->ctl_v);
+	free(r->ctl_reg);
+	memset(r, 0, sizeof(*r));
+}
+
+void vb_trace_enable(vb_board *b, bool on)
+{
+	vb_sync(b);
+	vb_trace_fini(b);
+	b->trace.on = on;
+	b->trace.clk_origin = b->clk_origin;
+}
+
+const struct vb_trace *vb_trace_state(vb_board *b)
+{
+	vb_sync(b);
+	return &b->trace;
+}
+
+void vb_trace_beat(vb_board *b, uint64_t t, bool last)
+{
+	struct vb_trace *r = &b->trace;
+	if (!r->on)
+		return;
+	r->beat_t = vb_grow(r->beat_t, &r->cap_t, r->n_beats + 1, sizeof(*r->beat_t));
+	r->beat_last = vb_grow(r->beat_last, &r->cap_last, r->n_beats + 1, sizeof(*r->beat_last));
+	r->beat_t[r->n_beats] = t;
+	r->beat_last[r->n_beats++] = last;
+}
+
+void vb_trace_gpio(vb_board *b, enum vb_trace_reg reg, uint32_t value)
+{
+	struct vb_trace *r = &b->trace;
+	if (!r->on)
+		return;
+	r->ctl_t = vb_grow(r->ctl_t, &r->cap_ct, r->n_ctl + 1, sizeof(*r->ctl_t));
+	r->ctl_v = vb_grow(r->ctl_v, &r->cap_cv, r->n_ctl + 1, sizeof(*r->ctl_v));
+	r->ctl_reg = vb_grow(r->ctl_reg, &r->cap_cr, r->n_ctl + 1, sizeof(*r->ctl_reg));
+	r->ctl_t[r->n_ctl] = b->now;
+	r->ctl_v[r->n_ctl] = value;
+	r->ctl_reg[r->n_ctl++] = (uint8_t)reg;
+}

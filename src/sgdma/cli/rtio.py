@@ -1,0 +1,146 @@
+"""``sgdma rtio``: ARTIQ-style real-time I/O on the virtual board - initiator bench, analyzer dumps to VCD, demo."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from sgdma.cli.common import _write_json
+
+INITIATORS = ("csr", "acp", "acp-batch", "fifo")
+
+
+def _board(name: str):
+    from sgdma.board.virtual import VirtualBoard
+
+    try:
+        board = VirtualBoard(name)
+        board.rtio
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--board")
+    return board
+
+
+@click.group()
+def rtio() -> None:
+    """ARTIQ-style RTIO: event submission over GP/ACP/credit FIFO, event DMA, analyzer."""
+
+
+@rtio.command()
+@click.option("--initiator", type=click.Choice(INITIATORS + ("all",)), default="all", show_default=True)
+@click.option("--board", default="zc706", show_default=True, help="board preset with an [rtio] section")
+@click.option("--baseline", default="kc705_softcore", show_default=True,
+              help="softcore preset measured with the CSR initiator alongside ('' to skip)")
+@click.option("--batch", default=64, show_default=True, help="events per ACPKI batch")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the results as JSON")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write the interval bar chart here")
+def bench(initiator: str, board: str, baseline: str, batch: int, json_path, plot_dir) -> None:
+    """Sustained event interval (shortest pulse period without underflow) per initiator (seed 001 Fig. 2)."""
+    from sgdma.rtio import bench as B
+
+    if batch < 1:
+        raise click.BadParameter(f"{batch}: at least 1 event per batch", param_hint="--batch")
+    which = INITIATORS if initiator == "all" else (initiator,)
+    rows = []
+    _board(board)
+    for ini in which:
+        rows.append(B.kernel_interval(_board(board), ini, batch=batch))
+    if baseline:
+        rows.append(B.kernel_interval(_board(baseline), "csr"))
+    click.echo(f"{'board':<16} {'initiator':<10} {'interval':>10} {'GP rd/ev':>9} {'GP wr/ev':>9} {'sev/ev':>7}")
+    for r in rows:
+        click.echo(f"{r['board']:<16} {r['initiator']:<10} {r['interval_ns']:>8.1f}ns {r['gp_reads_per_event']:>9.2f} "
+                   f"{r['gp_writes_per_event']:>9.2f} {r['sev_per_event']:>7.3f}")
+    click.echo(f"gateware limit (one CRI write per {int(_board(board).option('rtio.cri_write_cycles'))} RTIO cycles): "
+               f"{rows[0]['gateware_limit_ns']:.1f} ns; resolution of each interval: "
+               f"{max(r['resolution_mu'] for r in rows):.2f} mu")
+    _write_json(json_path, rows)
+    if plot_dir:
+        from sgdma.output.rtio_plots import intervals
+
+        Path(plot_dir).mkdir(parents=True, exist_ok=True)
+        click.echo(f"wrote {intervals(rows, Path(plot_dir) / 'rtio_intervals.png')}")
+
+
+@rtio.command()
+@click.argument("dump", type=click.Path(exists=True, dir_okay=False))
+@click.option("--vcd", "vcd_path", type=click.Path(dir_okay=False), required=True, help="VCD file to write")
+@click.option("--ref-period-ns", default=1.0, show_default=True, help="the core's reference period (mu)")
+@click.option("--wide", default="8", show_default=True, help="comma-separated channels drawn as 64-bit data")
+def analyze(dump: str, vcd_path: str, ref_period_ns: float, wide: str) -> None:
+    """Convert an analyzer DUMP (ARTIQ's format) into a VCD with one signal per channel and the slack trace."""
+    from sgdma.rtio.analyzer import decode_dump, summary, to_vcd
+
+    if not ref_period_ns > 0:
+        raise click.BadParameter(f"{ref_period_ns}: must be > 0", param_hint="--ref-period-ns")
+    try:
+        wide_set = {int(x) for x in wide.split(",") if x.strip()}
+    except ValueError:
+        raise click.BadParameter(f"{wide!r}: channel numbers separated by commas", param_hint="--wide") from None
+    try:
+        d = decode_dump(Path(dump).read_bytes())
+    except ValueError as e:
+        raise click.BadParameter(f"{dump}: {e}", param_hint="DUMP") from None
+    s = summary(d)
+    info = to_vcd(d, vcd_path, ref_period_ns * 1e-9, wide_channels=wide_set)
+    click.echo(f"{s['messages']} messages ({s['outputs']} outputs, {s['exceptions']} exceptions), "
+               f"{s['total_bytes']} bytes written in total")
+    for note in info["notes"]:
+        click.echo(f"WARNING: {note}")
+    click.echo(f"wrote {vcd_path} ({info['signals']} channels, {info['end_mu']} mu)")
+
+
+@rtio.command()
+@click.option("--board", default="zc706", show_default=True)
+@click.option("--pulses", default=2000, show_default=True, help="pulses in the recorded train")
+@click.option("--period-ns", default=200.0, show_default=True, help="pulse period of the recorded train")
+@click.option("--out", "out_dir", default="rtio_demo", show_default=True, type=click.Path(file_okay=False))
+def demo(board: str, pulses: int, period_ns: float, out_dir: str) -> None:
+    """Record a pulse train with CoreDMA, play it back with the analyzer on, write the VCD and a plot, and print
+    the sustained DMA event interval with and without the analyzer."""
+    from sgdma.output.rtio_plots import waveform
+    from sgdma.rtio import Core, CoreDMA, RTIOUnderflow, TTLOut
+    from sgdma.rtio import bench as B
+    from sgdma.rtio.analyzer import Analyzer, decode_dump, summary, to_vcd
+
+    if pulses < 1:
+        raise click.BadParameter(f"{pulses}: at least one pulse", param_hint="--pulses")
+    vb = _board(board)
+    core = Core(vb, "csr")
+    period = core.seconds_to_mu(period_ns * 1e-9)
+    if period < 2:
+        raise click.BadParameter(f"{period_ns} ns is under 2 mu: a pulse needs an on and an off edge",
+                                 param_hint="--period-ns")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    ttl = TTLOut(core, 0)
+    dma = CoreDMA(core)
+    an = Analyzer(core)
+    with dma.record("train"):
+        for _ in range(pulses):
+            ttl.pulse_mu(period // 2)
+            core.delay_mu(period - period // 2)
+    core.break_realtime(20_000)
+    try:
+        dma.playback("train")
+    except RTIOUnderflow as e:
+        click.echo(f"playback underflowed: {e}", err=True)
+        sys.exit(1)
+    vb.rtio.drain(int(1e12))
+    dump = an.dump()
+    (out / "analyzer.dump").write_bytes(dump)
+    d = decode_dump(dump)
+    s = summary(d)
+    info = to_vcd(d, str(out / "rtio.vcd"), core.ref_period, channel_names={0: "ttl0"})
+    png = waveform(vb.rtio.edges(), out / "rtio_waveform.png", channels=(0,), window_mu=20 * period)
+    pb = dma.last_playback
+    click.echo(f"played {pb['records']} events ({pulses} pulses, period {period} mu) in "
+               f"{(pb['t_end_ps'] - pb['t_start_ps']) / 1e3:.0f} ns of engine time")
+    click.echo(f"analyzer: {s['messages']} messages, overflow {s['overflow']}, ring wrapped {s['wrapped']}")
+    without = B.dma_interval(_board(board), analyzer=False)
+    with_an = B.dma_interval(_board(board), analyzer=True)
+    click.echo(f"sustained DMA event interval: {without['interval_ns']:.1f} ns without the analyzer, "
+               f"{with_an['interval_ns']:.1f} ns with it (analyzer lost {with_an['analyzer_lost']} messages at that "
+               f"rate); gateware limit {without['gateware_limit_ns']:.1f} ns")
+    click.echo(f"wrote {out / 'analyzer.dump'}, {info['path']}, {png}")

@@ -1,0 +1,94 @@
+"""A directory of finished chunks, so an interrupted sweep resumes where it stopped.
+
+The directory holds one manifest (the sweep's parameters, the sgdma version, the chunk plan) and one ``.npz`` per
+finished chunk.  A cache written for other parameters or by another version is refused, never mixed in.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+from sgdma.experiments.chunks import Chunk
+
+MANIFEST = "sweep.json"
+FIELDS = ("latency_ns", "throughput_mbps", "simulated_ps")
+
+
+class CacheMismatch(ValueError):
+    """The cache directory belongs to another sweep."""
+
+
+def _version() -> str:
+    from sgdma import __version__
+
+    return __version__
+
+
+class SweepCache:
+    def __init__(self, path: Path, identity: dict):
+        self.path = path
+        self.identity = identity
+        self.plan = None
+
+    def _file(self, chunk) -> Path:
+        return self.path / f"{chunk.key}.npz"
+
+    def load(self, chunk) -> dict | None:
+        f = self._file(chunk)
+        if not f.exists():
+            return None
+        try:
+            with np.load(f) as z:
+                out = {k: z[k] for k in FIELDS}
+                out["wall_s"] = float(z["wall_s"])
+                out["cpu_s"] = float(z["cpu_s"])
+        except (OSError, ValueError, KeyError):
+            return None                          # a chunk cut short by the interruption: run it again
+        if len(out["latency_ns"]) != chunk.last - chunk.first:
+            return None
+        out["key"] = chunk.key
+        return out
+
+    def save(self, chunk, res: dict) -> None:
+        tmp = self.path / f".{chunk.key}.tmp.npz"
+        np.savez(tmp, **{k: res[k] for k in FIELDS}, wall_s=res["wall_s"], cpu_s=res["cpu_s"])
+        os.replace(tmp, self._file(chunk))      # a chunk file is whole or absent
+
+    def save_plan(self, chunks) -> None:
+        if self.plan is None:
+            doc = dict(self.identity, plan=[[c.index, c.first, c.last] for c in chunks])
+            (self.path / MANIFEST).write_text(json.dumps(doc, indent=1))
+            self.plan = chunks
+
+
+def open_cache(path: str, setup, points) -> SweepCache:
+    """Open or create the cache for this sweep; refuse one made for anything else."""
+    d = Path(path)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CacheMismatch(f"--cache {path}: cannot create the directory ({e.strerror})") from None
+    if not os.access(d, os.W_OK):
+        raise CacheMismatch(f"--cache {path}: the directory is not writable")
+    identity = {"kind": "sgdma-characterize-cache", "version": _version(), "setup": asdict(setup),
+                "points": [[p.bytes_per_bd, p.bds, p.cycles] for p in points]}
+    cache = SweepCache(d, identity)
+    m = d / MANIFEST
+    if m.exists():
+        try:
+            doc = json.loads(m.read_text())
+        except ValueError:
+            raise CacheMismatch(f"--cache {path}: {MANIFEST} is not readable JSON; use an empty directory") from None
+        theirs = {k: doc.get(k) for k in identity}
+        if theirs != json.loads(json.dumps(identity)):
+            diff = [k for k in identity if json.loads(json.dumps(identity[k])) != doc.get(k)]
+            raise CacheMismatch(f"--cache {path} holds a sweep with other {', '.join(diff)} "
+                                f"(version {doc.get('version')}); use another directory or delete it")
+        cache.plan = [Chunk(i, points[i], lo, hi) for i, lo, hi in doc["plan"]]
+    elif any(d.iterdir()):
+        raise CacheMismatch(f"--cache {path}: the directory is not empty and holds no sweep; use an empty one")
+    return cache

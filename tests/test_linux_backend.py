@@ -1,0 +1,336 @@
+"""The Linux user-space backend against a fake system root (SGDMA_SYSROOT):
+sysfs as files, /dev/uioN a socket delivering the virtual board's interrupts,
+the u-dma-buf device file shared with the virtual board's DDR, the register
+window served by the virtual board through the backend's one accessor."""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sgdma
+from sgdma import pg021 as P
+from sgdma.board.linux import devices, parse_spec
+from sgdma.board.linux.fakeroot import FakeRoot
+
+ROOT = Path(__file__).resolve().parents[1]
+PHYS, SIZE = 0x8010_0000, 1 << 22
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    vb = sgdma.VirtualBoard("zcu111", loopback=True)
+    f = FakeRoot(tmp_path, vb, buffer=("udmabuf0", PHYS, SIZE))
+    monkeypatch.setenv("SGDMA_SYSROOT", str(tmp_path))
+    yield f
+    f.close()
+
+
+def open_board(fake, **kw):
+    kw.setdefault("preset", "zcu111")
+    return sgdma.LinuxBoard(dma="axi_dma_0", buffers="udmabuf0", registers=fake, **kw)
+
+
+def test_discovery_lists_uio_and_udmabuf(fake):
+    fake.add_uio("gpio_leds", 0x4120_0000, 0x1000, None)
+    d = devices()
+    assert [(u["name"], u["index"], u["addr"], u["size"]) for u in d["uio"]] == [
+        ("axi_dma_0", 0, fake.board.axi_dma.base, 0x10000), ("gpio_leds", 1, 0x4120_0000, 0x1000)]
+    (buf,) = d["udmabuf"]
+    assert (buf["name"], buf["phys"], buf["size"], buf["coherent"], buf["sync_mode"]) == (
+        "udmabuf0", PHYS, SIZE, False, 1)
+
+
+def test_loopback_end_to_end_with_interrupts(fake):
+    lb = open_board(fake, mm2s_irq="axi_dma_0")
+    dma = sgdma.AxiDma(lb)
+    dma.reset()
+    dma.mm2s.set_irq(ioc=True, error=True)
+    tx, rx = dma.mm2s.ring(16), dma.s2mm.ring(16)
+    rng = np.random.default_rng(1)
+    sizes = [1000, 64, 4096, 3]
+    srcs = [lb.allocate(n) for n in sizes]
+    dsts = [lb.allocate(4096) for _ in sizes]
+    for s in srcs:
+        s[:] = rng.integers(0, 256, s.size)
+        s.flush()
+    rx.add_packets(dsts)
+    rx.submit()
+    tx.add_packets(srcs)
+    tx.submit()
+    tx.wait()
+    rx.wait()
+    done = rx.reclaim()
+    assert list(done.packet_lengths()) == sizes
+    for s, d in zip(srcs, dsts):
+        d.invalidate()
+        assert np.array_equal(d[:s.size], s)     # the CPU's view of what the virtual DMA wrote
+    info = lb.info()
+    # the MM2S wait slept on its interrupt: one re-enable per sleep, and the count
+    # read() returned is the device's running total
+    assert fake.uio[0].enables == info["irq_waits"][0] == info["irq_count"][0] == fake.uio[0].count >= 1
+    assert info["irq_waits"][1] == 0                  # S2MM has no interrupt here: it polled
+
+
+def test_interrupt_counts_and_reenable_per_wait(fake):
+    lb = open_board(fake, mm2s_irq="axi_dma_0")
+    dma = sgdma.AxiDma(lb)
+    dma.reset()
+    dma.mm2s.set_irq(ioc=True, error=True)
+    tx = dma.mm2s.ring(8)
+    buf = lb.allocate(2048)
+    for k in range(3):
+        tx.add_packets([buf])
+        tx.submit()
+        tx.wait()
+        tx.reclaim()
+        assert lb.info()["irq_count"][0] == k + 1
+    assert fake.uio[0].enables == 3
+    assert len(fake.board.mm2s_sink.packets()) == 3
+
+
+def test_polling_without_interrupt_or_enables(fake):
+    lb = open_board(fake)                            # no mm2s_irq: the core polls
+    dma = sgdma.AxiDma(lb)
+    dma.reset()
+    tx = dma.mm2s.ring(4)
+    tx.add_packets([lb.allocate(256)])
+    tx.submit()
+    tx.wait()
+    assert fake.uio[0].enables == 0 and lb.info()["irq_waits"] == (0, 0)
+
+
+def test_interrupt_that_never_comes_is_bounded_with_registers(tmp_path, monkeypatch):
+    vb = sgdma.VirtualBoard("zcu111", loopback=False)            # no stream into S2MM: it never finishes
+    fake = FakeRoot(tmp_path, vb, irq="s2mm", irq_limit_ns=20e3)
+    monkeypatch.setenv("SGDMA_SYSROOT", str(tmp_path))
+    try:
+        lb = open_board(fake, s2mm_irq="axi_dma_0")
+        dma = sgdma.AxiDma(lb)
+        dma.reset()
+        dma.s2mm.set_irq(ioc=True, error=True)
+        rx = dma.s2mm.ring(4)
+        rx.add_packets([lb.allocate(1024)])
+        rx.submit()
+        with pytest.raises(sgdma.DmaTimeoutError) as e:
+            rx.wait(timeout_ns=200e3)
+        msg = str(e.value)
+        assert "DMASR" in msg and "interrupt" in msg
+        assert fake.uio[0].missed == 1 and lb.info()["irq_count"] == (0, 0)
+    finally:
+        fake.close()
+
+
+def test_sync_order_offset_size_direction(fake):
+    lb = open_board(fake)
+    a = lb.allocate(100)
+    b = lb.allocate(5000, align=4096)
+    fake.clear_syncs()
+    b.flush()
+    a.invalidate()
+    b[10:20].flush()
+    s = fake.syncs()
+    off_a, off_b = a.physical_address - PHYS, b.physical_address - PHYS
+    assert off_a == 0 and off_b == 4096
+    # each sync is offset, size, direction, then the trigger (u-dma-buf's order)
+    assert [(x.offset, x.size, x.direction, x.trigger) for x in s] == [
+        (off_b, 5000, 1, 1), (off_a, 100, 2, 1), (off_b + 10, 10, 1, 1)]
+    assert lb.info()["buffer"]["syncs"] == 3
+
+
+def test_uncached_and_coherent_need_no_syncs(fake, tmp_path):
+    lb = open_board(fake, cache="uncached")
+    assert lb.info()["buffer"]["cached"] is False
+    fake.clear_syncs()
+    lb.allocate(64).flush()
+    assert fake.syncs() == []
+    with pytest.raises(OSError, match=r"not DMA-coherent \(dma_coherent = 0\).*cache=sync"):
+        open_board(fake, cache="coherent")
+    fake.add_udmabuf("udmabuf1", PHYS + SIZE, 1 << 16, coherent=True)
+    lb2 = sgdma.LinuxBoard(dma="axi_dma_0", buffers="udmabuf1", registers=fake, cache="coherent")
+    fake.clear_syncs()
+    lb2.allocate(64).flush()
+    assert fake.syncs() == [] and lb2.info()["buffer"]["coherent"] is True
+
+
+def test_allocate_is_zeroed_and_bounded(fake):
+    lb = open_board(fake)
+    a = lb.allocate(4096)
+    a[:] = 0xAB
+    addr = a.physical_address
+    a.freebuffer()
+    del a
+    b = lb.allocate(4096)
+    assert b.physical_address == addr and not b.any()
+    with pytest.raises(MemoryError, match="make the u-dma-buf larger.*modprobe u-dma-buf udmabuf0="):
+        lb.allocate(SIZE)
+
+
+def test_uio_map_offset_through_the_real_mmap(fake, tmp_path):
+    # No hook: registers come from mmap of /dev/uio1 (here a plain file) at map0's offset.
+    n = fake.add_uio("regs", 0xA000_0100, 0x100, None)
+    dev = tmp_path / f"dev/uio{n}"
+    os.unlink(dev)
+    page = bytearray(8192)
+    words = {0x04: P.SR_SGINCLD | P.SR_HALTED, 0x34: 0x1234_5678, 0x58: 0xCAFE_F00D}
+    for off, v in words.items():
+        page[0x100 + off:0x104 + off] = struct.pack("<I", v)
+    dev.write_bytes(bytes(page))
+    (tmp_path / f"sys/class/uio/uio{n}/maps/map0/offset").write_text("0x100\n")
+    lb = sgdma.LinuxBoard(dma="regs", buffers=None)
+    assert lb.axi_dma.base == 0xA000_0100 and lb.axi_dma.include_sg
+    for off, v in words.items():
+        assert lb.read32(0xA000_0100 + off) == v
+    lb.write32(0xA000_0100 + 0x30, 0x1)
+    assert struct.unpack_from("<I", dev.read_bytes(), 0x130)[0] == 1
+
+
+def test_devmem_fallback(fake, tmp_path):
+    mem = tmp_path / "dev/mem"
+    with open(mem, "wb") as f:
+        f.truncate(0xB000_0000)
+        f.seek(0xA000_0000 + 4)
+        f.write(struct.pack("<I", P.SR_HALTED))
+    lb = sgdma.LinuxBoard(dma="0xA0000000", buffers="0x90000000:64K")
+    assert not lb.axi_dma.include_sg and lb.info()["buffer"] == {
+        "name": "0x90000000", "phys": 0x9000_0000, "size": 65536, "cached": False, "coherent": False,
+        "sync_mode": -1, "syncs": 0}
+    a = lb.allocate(16)
+    a[:] = 7
+    with open(mem, "rb") as f:
+        f.seek(0x9000_0000)
+        assert f.read(16) == b"\x07" * 16
+
+
+# ---- errors a board user meets, each with its fix ---------------------------------------
+
+def test_no_such_uio_lists_those_that_exist(fake):
+    with pytest.raises(OSError, match=r'no UIO device named "axi_dma_9" \(found: uio0 "axi_dma_0"\)'):
+        sgdma.LinuxBoard(dma="axi_dma_9", buffers="udmabuf0", registers=fake)
+
+
+def test_no_uio_at_all_and_node_not_generic_uio(tmp_path, monkeypatch):
+    monkeypatch.setenv("SGDMA_SYSROOT", str(tmp_path))
+    with pytest.raises(OSError, match=r"no UIO devices at all; give the DMA's device-tree node "
+                                      r'compatible = "generic-uio"'):
+        sgdma.LinuxBoard(dma="axi_dma_0")
+    node = tmp_path / "sys/firmware/devicetree/base/amba_pl@0/dma@40400000"
+    node.mkdir(parents=True)
+    (node / "compatible").write_bytes(b"xlnx,axi-dma-7.1\0xlnx,axi-dma-1.00.a\0")
+    with pytest.raises(OSError, match=r'node /amba_pl@0/dma@40400000 is compatible "xlnx,axi-dma-7.1,'
+                                      r'xlnx,axi-dma-1.00.a", not generic-uio: a kernel driver owns it'):
+        sgdma.LinuxBoard(dma="dma")
+    (node / "compatible").write_bytes(b"generic-uio\0")
+    with pytest.raises(OSError, match=r"is generic-uio but no UIO device was created: boot with "
+                                      r"uio_pdrv_genirq.of_id=generic-uio"):
+        sgdma.LinuxBoard(dma="dma")
+    # a label resolves through __symbols__ as well
+    sym = tmp_path / "sys/firmware/devicetree/base/__symbols__"
+    sym.mkdir()
+    (sym / "axi_dma_0").write_text("/amba_pl@0/dma@40400000\n")
+    with pytest.raises(OSError, match=r"node /amba_pl@0/dma@40400000 is generic-uio"):
+        sgdma.LinuxBoard(dma="axi_dma_0")
+
+
+def test_map_smaller_than_register_span(fake):
+    fake.add_uio("tiny", 0xA004_0000, 0x40, None)
+    with pytest.raises(OSError, match=r'uio1 "tiny": map 0 is 64 bytes, smaller than the AXI DMA\'s register span '
+                                      r"\(0x60 bytes\); make the device-tree reg property cover"):
+        sgdma.LinuxBoard(dma="tiny", buffers=None, registers=fake)
+
+
+def test_no_udmabuf_says_how_to_load_it(tmp_path, monkeypatch):
+    vb = sgdma.VirtualBoard("zcu111")
+    f = FakeRoot(tmp_path, vb, buffer=None)
+    monkeypatch.setenv("SGDMA_SYSROOT", str(tmp_path))
+    try:
+        with pytest.raises(OSError, match=r"no u-dma-buf buffers .*modprobe u-dma-buf udmabuf0="):
+            sgdma.LinuxBoard(dma="axi_dma_0", buffers="udmabuf0", registers=f)
+        f.add_udmabuf("udmabuf3", PHYS, 1 << 16)
+        with pytest.raises(OSError, match=r'no u-dma-buf named "udmabuf0" \(found: udmabuf3 \(65536 bytes\)\)'):
+            sgdma.LinuxBoard(dma="axi_dma_0", buffers="udmabuf0", registers=f)
+    finally:
+        f.close()
+
+
+def test_udmabuf_sync_mode_0_cannot_be_uncached(tmp_path, monkeypatch):
+    vb = sgdma.VirtualBoard("zcu111")
+    f = FakeRoot(tmp_path, vb, sync_mode=0)
+    monkeypatch.setenv("SGDMA_SYSROOT", str(tmp_path))
+    try:
+        with pytest.raises(OSError, match="sync_mode 0, which keeps the CPU cache on"):
+            sgdma.LinuxBoard(dma="axi_dma_0", buffers="udmabuf0", registers=f, cache="uncached")
+    finally:
+        f.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "setuid"), reason="needs POSIX users")
+def test_permission_denied_names_the_file_and_the_fix():
+    root = Path(tempfile.mkdtemp())
+    try:
+        os.chmod(root, 0o755)
+        vb = sgdma.VirtualBoard("zcu111")
+        f = FakeRoot(root, vb)
+        for p in root.rglob("*"):
+            if p.is_dir():
+                os.chmod(p, 0o755)
+        os.chmod(root / "dev/udmabuf0", 0o600)
+        code = ("import os, sgdma; os.getuid() == 0 and os.setuid(65534)\n"
+                "try:\n sgdma.LinuxBoard(dma='0xA0000000', buffers='udmabuf0')\n"
+                "except OSError as e: print(e)\n")
+        env = dict(os.environ, SGDMA_SYSROOT=str(root), PYTHONPATH=str(ROOT / "src"))
+        with open(root / "dev/mem", "wb") as m:
+            m.truncate(0xA001_0000)
+        os.chmod(root / "dev/mem", 0o666)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+        assert f"cannot open {root}/dev/udmabuf0" in out.stdout, out.stdout + out.stderr
+        assert "Permission denied; run as root, or add a udev rule" in out.stdout
+        f.close()
+    finally:
+        subprocess.run(["rm", "-rf", str(root)])
+
+
+def test_second_owner_of_a_channel_is_refused(fake, tmp_path):
+    lb = open_board(fake)
+    dma = sgdma.AxiDma(lb)
+    lb2 = open_board(fake)
+    with pytest.raises(OSError, match=r'the MM2S channel of DMA "axi_dma_0" is already open .*close it there first'):
+        sgdma.AxiDma(lb2)
+    # and from another process
+    code = ("import sgdma\nfrom sgdma.board.linux.fakeroot import FakeRoot\n"
+            "vb = sgdma.VirtualBoard('zcu111')\n"
+            "try:\n sgdma.AxiDma(sgdma.LinuxBoard(dma='axi_dma_0', buffers=None, registers=vb))\n"
+            "except OSError as e: print(e)\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert "channel of DMA \"axi_dma_0\" is already open" in out.stdout, out.stdout + out.stderr
+    del dma
+
+
+def test_board_spec_parsing():
+    assert parse_spec("linux:dma=axi_dma_0,buffers=udmabuf0,cache=uncached") == {
+        "dma": "axi_dma_0", "buffers": "udmabuf0", "cache": "uncached"}
+    assert parse_spec("linux:") == {}
+    with pytest.raises(ValueError, match="unknown key 'dam'"):
+        parse_spec("linux:dam=x")
+    with pytest.raises(ValueError, match="'dma' is not key=value"):
+        parse_spec("linux:dma")
+
+
+def test_cli_info_lists_devices_and_opens_the_dma(fake, monkeypatch):
+    from click.testing import CliRunner
+
+    from sgdma.cli import main
+
+    r = CliRunner().invoke(main, ["info", "--board", "linux:"])
+    assert r.exit_code == 0, r.output
+    assert "uio0   axi_dma_0" in r.output and "0x00a0000000 + 0x10000" in r.output
+    assert "udmabuf0" in r.output and f"0x{PHYS:010x} + {SIZE} bytes" in r.output
+    r = CliRunner().invoke(main, ["info", "--board", "linux:dma=nope"])
+    assert r.exit_code == 3 and 'no UIO device named "nope" (found: uio0 "axi_dma_0")' in r.output
+    r = CliRunner().invoke(main, ["info", "--board", "linux:dma"])
+    assert r.exit_code == 2 and "not key=value" in r.output
