@@ -112,3 +112,44 @@ def test_applications_use_the_public_board_api():
             if re.search(r"\._b\b", line):
                 offenders.append(f"{path.relative_to(ROOT)}:{i}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
+
+
+# ---- the AXI DMA model's layers (csrc/vboard/dma, issue 9) ------------------------------------------------------
+CSRC = pathlib.Path(__file__).resolve().parents[1] / "csrc" / "vboard"
+# Top to bottom: a file may call functions defined in its own rank or below, never above.
+DMA_RANKS = {
+    "dma/regs.c": 0, "dma/channel.c": 1, "dma/sg.c": 2, "dma/mm2s.c": 3, "dma/s2mm.c": 3,
+    "dma/bd.c": 4, "mem/ic.c": 5, "mem/dram.c": 6,
+}
+
+
+def _strip_c_comments(text):
+    return re.sub(r"/\*.*?\*/", "", re.sub(r"//[^\n]*", "", text, flags=re.S), flags=re.S)
+
+
+def _c_defined(text):
+    """Non-static functions a C file defines (name at the start of a definition)."""
+    return set(re.findall(r"^(?!static)[A-Za-z_][\w \*]*?\b(vb_\w+)\s*\([^;{]*\)\s*\{", text, flags=re.M))
+
+
+def test_dma_calls_only_point_down():
+    texts = {f: _strip_c_comments((CSRC / f).read_text()) for f in DMA_RANKS}
+    owner = {fn: f for f, t in texts.items() for fn in _c_defined(t)}
+    assert {"vb_dma_write", "vb_chan_control", "vb_sg_mm2s_step", "vb_mm2s_issue_burst", "vb_s2mm_step",
+            "vb_bd_load", "vb_ic_read", "vb_dram_access"} <= set(owner), "definitions not found: parser broken"
+    bad = []
+    for f, t in texts.items():
+        for fn in set(re.findall(r"\b(vb_\w+)\s*\(", t)):
+            g = owner.get(fn)
+            if g and DMA_RANKS[g] < DMA_RANKS[f]:
+                bad.append(f"{f} calls {fn} of {g}")
+    assert not bad, "lower DMA layers call upward: " + "; ".join(sorted(bad))
+
+
+def test_dma_layer_check_catches_an_upward_call(tmp_path):
+    """The check above can fail: a data mover calling the channel is reported."""
+    texts = {"dma/channel.c": "void vb_chan_x(int a)\n{\n}\n", "dma/mm2s.c": "void f(void) { vb_chan_x(1); }\n"}
+    owner = {fn: f for f, t in texts.items() for fn in _c_defined(t)}
+    calls = [(f, fn) for f, t in texts.items() for fn in re.findall(r"\b(vb_\w+)\s*\(", t)
+             if owner.get(fn) and DMA_RANKS[owner[fn]] < DMA_RANKS[f]]
+    assert calls == [("dma/mm2s.c", "vb_chan_x")]

@@ -88,6 +88,15 @@ struct vb_chan {
 	/* S2MM: the next BD is read while this one's data moves (one BD ahead) */
 	uint64_t pf_addr, pf_done;
 	bool pf_valid, pf_used;
+	/* S2MM data mover: the chunk of stream data being written as AXI bursts */
+	struct vb_s2mm_w {
+		uint64_t base, off, left; /* buffer address of the chunk, bytes issued, bytes still to issue */
+		uint64_t t0, beats, total_beats; /* first stream beat of the chunk; beats issued; its beats */
+		uint64_t aw_free;         /* the next AW no earlier than this */
+		uint64_t done;            /* latest write response (B) so far */
+		uint64_t bresp[VB_OUTSTANDING_MAX];
+		unsigned bh, nb;          /* write responses of the bursts in flight (ring, oldest at bh) */
+	} w;
 	/* interrupt coalescing */
 	uint32_t thr_count;
 	uint32_t pending_pkts;    /* completed packets since the last IRQ */
@@ -117,6 +126,8 @@ struct vb_source {
 	size_t head, count, cap;  /* ring of chunks */
 	uint64_t pending;         /* bytes queued */
 	uint64_t lost_bytes;      /* loopback bytes the host had no memory to queue */
+	/* the S2MM channel's hook, told when data becomes available (set by the DMA at reset) */
+	void (*arrived)(vb_board *b, uint64_t t);
 };
 
 /* The MM2S sink keeps at most this much: beyond it whole packets are counted,
@@ -200,47 +211,25 @@ struct vb_board {
 	uint64_t ic_last_arrive;  /* requests reach the DRAM in order */
 	uint64_t ic_read_free, ic_write_free;  /* the port's data channels */
 	double ic_ps_per_byte;
+	struct vb_cpuload {         /* mem/cpuload.c */
+		uint64_t period_ps, next_t, i, base, span;
+		unsigned bytes;
+		uint64_t reads, writes;
+	} load;
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
 	struct vb_pcie *pcie;      /* pcie/: PS-PCIe DMA, link, endpoint (NULL without [pcie]) */
 	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */
 };
 
-/* axidma.c: the register model and S2MM; shared with mm2s.c */
-bool vb_sg(const vb_board *b);
-uint64_t vb_bd_buffer(const vb_board *b, const struct pg021_bd *bd);
-uint64_t vb_bd_next(const vb_board *b, const struct pg021_bd *bd);
-uint32_t vb_access_sr_bit(enum vb_access acc);
-uint32_t vb_access_bd_bit(enum vb_access acc);
-void vb_chan_data_error(vb_board *b, struct vb_chan *c, uint64_t bd_addr, uint32_t sr_bit, uint32_t bd_bit,
-			uint32_t bytes);
-bool vb_chan_write_status(vb_board *b, struct vb_chan *c, uint64_t bd_addr, uint32_t status);
-void vb_chan_packet_begins(struct vb_chan *c);
-void vb_chan_irq_packet(vb_board *b, struct vb_chan *c, uint64_t t);
-void vb_chan_done(struct vb_chan *c);
-void vb_chan_halt(struct vb_chan *c);
-void vb_mm2s_emit(vb_board *b, struct vb_chan *c, uint64_t addr, uint64_t len, bool eof, uint64_t t_first,
-		  uint64_t t_last);
-
-/* mm2s.c */
-uint64_t vb_mm2s_next_event(const vb_board *b, struct vb_chan *c);
-void vb_mm2s_step(vb_board *b, struct vb_chan *c, uint64_t t);
-void vb_mm2s_kick(vb_board *b, struct vb_chan *c);
-void vb_mm2s_tail_moved(vb_board *b, struct vb_chan *c);
-void vb_mm2s_stop(vb_board *b, struct vb_chan *c);
-void vb_mm2s_simple(vb_board *b, struct vb_chan *c);
-bool vb_mm2s_packet_active(const struct vb_chan *c, uint64_t t);
-
 /* ic.c: memory transactions through the interconnect to the DRAM */
 uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64_t *done);
 uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
+/* A data-mover write burst: its write response (B), early if the port answers on acceptance (ic.early_bresp). */
+uint64_t vb_ic_write_burst(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
 
-/* axidma.c */
-void vb_dma_reset(vb_board *b);
-uint32_t vb_dma_read(vb_board *b, uint32_t off);
-void vb_dma_write(vb_board *b, uint32_t off, uint32_t value);
-uint64_t vb_dma_next_event(vb_board *b);
-void vb_dma_step(vb_board *b, uint64_t t);
-void vb_dma_stream_arrived(vb_board *b, uint64_t t);
+/* mem/cpuload.c: the background CPU load's requests that reach the DRAM before t */
+void vb_cpuload_init(vb_board *b);
+void vb_cpuload_until(vb_board *b, uint64_t t);
 
 /* memory.c */
 int vb_mem_init(vb_board *b, char *err, size_t errlen);

@@ -99,6 +99,8 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		vb_destroy(b);
 		return NULL;
 	}
+	vb_cpuload_init(b);
+	b->load.next_t = b->now;
 	if (vb_coherency_init(b) < 0) {
 		snprintf(err, errlen, "out of host memory");
 		vb_destroy(b);
@@ -126,6 +128,7 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	/* anchored at "now": a trial's outcome depends on its seed, not on history */
 	vb_dram_init(&b->dram, &b->cfg.dram, b->now + (refi ? r % refi : 0));
 	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->now;
+	b->load.next_t = b->now;
 	/* the PL clock's edges, anchored at now too (no draw: the other streams stay put) */
 	b->clk_origin = b->now;
 	if (b->trace.on) {                   /* a trace spans one clock origin */

@@ -170,7 +170,8 @@ int vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, ui
 	c->t_avail = t;
 	q->count++;
 	q->pending += len;
-	vb_dma_stream_arrived(b, t);
+	if (q->arrived)
+		q->arrived(b, t);
 	return 0;
 lost:
 	if (!q->lost_bytes)

@@ -16,6 +16,10 @@ static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t arrive(vb_board *b, uint64_t t)
 {
 	b->ic_last_arrive = max64(b->ic_last_arrive, t + b->ic_request_ps);
+	if (b->load.period_ps) {    /* the CPU's requests that reach the controller first */
+		vb_cpuload_until(b, b->ic_last_arrive);
+		b->ic_last_arrive = max64(b->ic_last_arrive, b->dram.last_arrive);
+	}
 	return b->ic_last_arrive;
 }
 
@@ -42,4 +46,16 @@ uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len)
 	uint64_t end, first = vb_dram_access(&b->dram, arrive(b, t), addr, len, true, &end);
 	port_data(b, &b->ic_write_free, first, end, len);
 	return b->ic_write_free + b->ic_response_ps;
+}
+
+/* Early B (ic.early_bresp = 1): the write response costs nothing - B as soon as
+ * the burst's data has crossed the port at its width and clock, as a posted
+ * write buffer next to the master would answer; the DRAM still does the write
+ * at the same arrival time. */
+uint64_t vb_ic_write_burst(vb_board *b, uint64_t t, uint64_t addr, uint32_t len)
+{
+	uint64_t bresp = vb_ic_write(b, t, addr, len);
+	if (!b->cfg.ic_early_bresp)
+		return bresp;
+	return t + (uint64_t)((double)len * b->ic_ps_per_byte);
 }

@@ -340,6 +340,37 @@ class AxiDmaBlock:
         return (1 << self.length_width) - 1
 
 
+_RATE_UNITS = {"b/s": 1e-6, "kb/s": 1e-3, "mb/s": 1.0, "gb/s": 1e3}
+
+
+def cpu_load_options(load) -> dict:
+    """Preset keys of a background CPU load (see VirtualBoard); {} for none."""
+    if load is None or load == 0:
+        return {}
+    frac = 0.5
+    if isinstance(load, dict):
+        unknown = set(load) - {"rate_mbps", "read_fraction"}
+        if unknown or "rate_mbps" not in load:
+            raise ValueError(f"cpu_load={load!r}: give {{'rate_mbps': R, 'read_fraction': F}} (F optional, 0.5 "
+                             f"for a memcpy)")
+        frac = float(load.get("read_fraction", 0.5))
+        load = load["rate_mbps"]
+    if isinstance(load, str):
+        text = load.strip().lower().replace(" ", "")
+        unit = next((u for u in sorted(_RATE_UNITS, key=len, reverse=True) if text.endswith(u)), None)
+        try:
+            rate = float(text[: -len(unit)] if unit else text) * (_RATE_UNITS[unit] if unit else 1.0)
+        except ValueError:
+            raise ValueError(f"cpu_load={load!r}: not a rate; write e.g. 800MB/s or 1.2GB/s") from None
+    else:
+        rate = float(load)
+    if not rate >= 0 or rate > 1e6:
+        raise ValueError(f"cpu_load={load!r}: the rate must be 0..1e6 MB/s")
+    if not 0 <= frac <= 1:
+        raise ValueError(f"cpu_load read_fraction={frac}: must be in [0, 1] (a memcpy is 0.5)")
+    return {"cpu.load_mbps": rate, "cpu.load_read_fraction": frac}
+
+
 @single_threaded(lambda b: b._thread_owner)
 class VirtualBoard:
     """An FPGA SoC with an AXI DMA, DDR and stream endpoints, in virtual time.
@@ -349,16 +380,22 @@ class VirtualBoard:
     ``data_width``, ``max_burst``, ``dma_base``, ``loopback``, ...) or any preset
     key in dotted form passed as ``options={"dma.max_burst": 64}``.  ``timing_only=True``
     makes MM2S move no bytes (the sink records lengths and times only).
+
+    ``cpu_load`` runs a background CPU load (a copy loop on another core) whose
+    cache-line reads and write-backs compete with the DMA at the DRAM controller:
+    a rate in MB/s (``800``, ``"800MB/s"``, ``"1.2GB/s"``) with a memcpy's even
+    read/write mix, or ``{"rate_mbps": 800, "read_fraction": 0.5}``.
     """
 
     def __init__(self, preset: str | Path = "zcu111", seed: int = 0, options: dict | None = None,
-                 port: str | None = None, **overrides):
+                 port: str | None = None, cpu_load=None, **overrides):
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
             raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2^64-1 (the generator's seed)")
         presets.load(preset)                   # the schema check: a malformed preset is refused by name
         self._thread_owner = Owner()           # one thread drives a board (board/threads.py)
         keys = self._port_options(preset, port)
         keys.update(options or {})
+        keys.update(cpu_load_options(cpu_load))
         if "timing_only" in overrides:          # timing only = the MM2S sink keeps no bytes
             keys["stream.sink_record"] = 0.0 if overrides.pop("timing_only") else 1.0
         for k, v in overrides.items():
@@ -610,6 +647,10 @@ class VirtualBoard:
         """Illegal accesses the DMA saw (reserved offset, write to a read-only field, misaligned), each
         logged once and counted: ``{kind: {"count": n, "last_offset": off}}``."""
         return {k: {"count": n, "last_offset": off} for k, (n, off) in self._b.dma_guest_errors().items()}
+
+    def dram_stats(self) -> dict:
+        """DRAM counters: requests by direction (every master), row hits/misses/conflicts, refresh stalls."""
+        return self._b.dram_stats()
 
     def dma_registers(self) -> dict:
         """Both channels' registers, decoded (reads cost MMIO time like any read), and the guest-error

@@ -88,7 +88,7 @@ def layout_of(board) -> Layout:
                   buffer_bytes=v["buffer_region_bytes"])
 
 
-def resolve_board(board, cache: str, seed: int = 0):
+def resolve_board(board, cache: str, seed: int = 0, cpu_load=None):
     """A VirtualBoard for a cache policy: a preset name builds one (on the coherent port for
     "coherent"); a VirtualBoard is checked to sit on a coherent port when "coherent" is asked."""
     from sgdma.board.virtual import VirtualBoard
@@ -96,6 +96,9 @@ def resolve_board(board, cache: str, seed: int = 0):
     if cache not in POLICIES:
         raise CaptureError(f"cache policy {cache!r}: choose {', '.join(POLICIES)}")
     if isinstance(board, VirtualBoard):
+        if cpu_load:
+            raise CaptureError("cpu_load applies to a board built from a preset name; build the VirtualBoard "
+                               "with cpu_load=... instead")
         if cache == "coherent":
             port = coherent_port(board.preset)
             if port is None:
@@ -119,7 +122,10 @@ def resolve_board(board, cache: str, seed: int = 0):
             ports = preset_doc(board).get("port", {})
             raise CaptureError(f"board {board!r} has no coherent port (ACP/HPC) for cache policy 'coherent': "
                                f"{'its ports are ' + ', '.join(ports) if ports else 'its buffers are not in PS DDR'}")
-    return VirtualBoard(board, seed=seed, port=port)
+    try:
+        return VirtualBoard(board, seed=seed, port=port, cpu_load=cpu_load)
+    except ValueError as e:
+        raise CaptureError(str(e)) from None
 
 
 # -- the CPU's time ------------------------------------------------------------------------------
@@ -257,9 +263,14 @@ class CaptureDriver:
     """
 
     def __init__(self, board, buffer_bytes: int, buffers: int, cache: str = "sync", sample_bytes: int = 1,
-                 seed: int = 0, cpu: str = "apu", rearm: bool = True, name: str = "rx"):
+                 seed: int = 0, cpu: str = "apu", rearm: bool = True, name: str = "rx", irq_threshold: int = 1,
+                 irq_delay_ns: float = 0.0):
         board = resolve_board(board, cache, seed)
         self.board, self.cache, self.name = board, cache, name
+        self.irq_threshold, self.irq_delay_ns = int(irq_threshold), float(irq_delay_ns or 0.0)
+        if self.irq_threshold > 1 and not self.irq_delay_ns:
+            raise CaptureError(f"irq_threshold={irq_threshold} needs irq_delay_ns > 0: without the delay timer the "
+                               f"last buffers of a run below the threshold never raise an interrupt")
         self.buffer_bytes, self.n = int(buffer_bytes), int(buffers)
         self.sample_bytes = int(sample_bytes)
         self.rearm_on_release = rearm
@@ -317,7 +328,10 @@ class CaptureDriver:
         self.started = True
         if self.channel.registers()["dmasr"] & P.SR_ERR_ALL:
             self.dma.reset()
-        self.channel.set_irq(ioc=True, delay=False, error=True, threshold=1)
+        try:
+            self.channel.set_coalescing(self.irq_threshold, self.irq_delay_ns)
+        except ValueError as e:
+            raise CaptureError(str(e)) from None
         if self.costs.maintenance:
             self.cpu.charge(self.costs.cmo_range_ns, "cache_maintenance")
             self.cpu.board_op("cache_maintenance", self.memory.invalidate)

@@ -173,17 +173,20 @@ def check_request(board, rate: float, sample_bytes: int, fifo_bytes: int, consum
 def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffers: int, api: str = "zerocopy",
                 cache: str = "sync", mode: str = "continuous", consumer_rate: float | None = None,
                 seconds: float | None = None, fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0,
-                verify: bool = True, stop_on_overflow: bool = False, max_buffers: int | None = None) -> dict:
+                verify: bool = True, stop_on_overflow: bool = False, max_buffers: int | None = None,
+                cpu_load=None, irq_threshold: int = 1, irq_delay_ns: float = 0.0) -> dict:
     """One capture run (see the module docstring).  ``board``: a preset name (built with ``seed``,
     on the coherent port for cache="coherent") or a VirtualBoard.  ``seconds``: virtual time of a
     continuous run (default ``default_seconds``); in burst mode a limit on the fill (default none).
     ``stop_on_overflow``: end at the first buffer flagged with lost samples (for bisection).
-    ``max_buffers``: end after that many buffers."""
+    ``max_buffers``: end after that many buffers.  ``cpu_load``: a background CPU load competing
+    for DRAM (see VirtualBoard; preset names only).  ``irq_threshold`` / ``irq_delay_ns``: interrupt
+    coalescing (PG021 IRQThreshold / IRQDelay); the handler reclaims every completed buffer."""
     wall0 = time.perf_counter()
-    board = resolve_board(board, cache, seed)
+    board = resolve_board(board, cache, seed, cpu_load=cpu_load)
     check_request(board, rate, sample_bytes, fifo_bytes, consumer_rate, seconds, api, cache, mode, buffer_bytes)
     drv = CaptureDriver(board, buffer_bytes, buffers, cache=cache, sample_bytes=sample_bytes, seed=seed,
-                        rearm=mode == "continuous")
+                        rearm=mode == "continuous", irq_threshold=irq_threshold, irq_delay_ns=irq_delay_ns)
     rx = CopyReader(drv) if api == "copy" else ZeroCopyReader(drv)
     check = CounterCheck(sample_bytes) if verify else None
     cpu, costs = drv.cpu, drv.costs

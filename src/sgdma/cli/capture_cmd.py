@@ -20,6 +20,11 @@ from sgdma.cli.common import SEED_MAX, OutPath, Rate, Size, Time, _write_record,
               help="virtual seconds to capture [default: at least 50 ms or four laps of the ring, up to 2 s]")
 @click.option("--fifo-bytes", default=None, type=Size(), help="PL FIFO between the ADC and the DMA [default: the capture layer's]")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
+@click.option("--cpu-load", default=None, help="background CPU load competing for DRAM, e.g. 800MB/s (a memcpy's mix)")
+@click.option("--irq-threshold", default=1, show_default=True, type=click.IntRange(1, 255),
+              help="buffers per IOC interrupt (PG021 IRQThreshold)")
+@click.option("--irq-delay", default=None, type=Time(),
+              help="delay-timer interrupt after the last buffer, e.g. 20us (PG021 IRQDelay; needed with a threshold > 1)")
 @click.option("--sweep", type=click.Choice(["buffer-size"]), default=None,
               help="throughput and packets/s against buffer size, per API and cache policy")
 @click.option("--find-max-rate", is_flag=True, help="bisect the highest sample rate sustained without overflow")
@@ -27,7 +32,7 @@ from sgdma.cli.common import SEED_MAX, OutPath, Rate, Size, Time, _write_record,
               show_default=True, help="where --sweep writes its plot")
 @click.option("--json", "json_path", type=OutPath(), help="write the result as JSON")
 def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mode, consumer_rate, seconds, fifo_bytes,
-                seed, sweep, find_max_rate, plot_dir, json_path):
+                seed, cpu_load, irq_threshold, irq_delay, sweep, find_max_rate, plot_dir, json_path):
     """Continuous S2MM capture from an ADC through a PL FIFO into DMA buffers and the application."""
     from sgdma.cli import capture as capture_cli
 
@@ -36,6 +41,8 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
                 seconds=None if seconds is None else seconds / 1e9, seed=seed)
     if fifo_bytes:
         opts["fifo_bytes"] = fifo_bytes
+    run_extra = dict(cpu_load=cpu_load, irq_threshold=irq_threshold,
+                     irq_delay_ns=float(irq_delay) if irq_delay else 0.0)
     try:
         if sweep:
             records = capture_cli.cli_sweep(**{**opts, "api": None, "cache": None}, plot_dir=plot_dir)  # every API, policy
@@ -51,7 +58,7 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
                        f"{buffers} x {opts['buffer_bytes']} B buffers on {board}")
             _write_record(json_path, "capture", res)
             return
-        res = capture_cli.cli_run(**opts)
+        res = capture_cli.cli_run(**opts, **run_extra)
     except ValueError as e:
         raise click.UsageError(str(e))
     click.echo(f"capture on {board}: {float(rate):.4g} samples/s x {sample_bytes} B, {buffers} x "

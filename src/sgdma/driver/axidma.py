@@ -215,8 +215,16 @@ class Ring:
         return len(addresses)
 
     # -- running -----------------------------------------------------------------
-    def submit(self) -> None:
-        """Give the filled BDs to the hardware (CURDESC if halted, RS, then the tail)."""
+    def submit(self, irq_threshold: int | None = None, irq_delay_ns: float | None = None) -> None:
+        """Give the filled BDs to the hardware (CURDESC if halted, RS, then the tail).
+
+        ``irq_threshold`` (1..255): one IOC interrupt per that many completed packets
+        (PG021 IRQThreshold); ``irq_delay_ns``: the delay timer that raises Dly_Irq when
+        the threshold is not reached, rounded up to whole units of the delay-timer
+        resolution (PG021 IRQDelay, 1..255 units; 0 = off).  Both are written to DMACR
+        before the tail, through the driver core."""
+        if irq_threshold is not None or irq_delay_ns is not None:
+            self.channel.set_coalescing(irq_threshold, irq_delay_ns)
         self._r.submit()
         self.channel._owned = self
 
@@ -323,6 +331,25 @@ class Channel:
                 delay_count: int = 0) -> None:
         enables = (P.CR_IOC_IRQEN if ioc else 0) | (P.CR_DLY_IRQEN if delay else 0) | (P.CR_ERR_IRQEN if error else 0)
         self._c.set_irq(enables, threshold, delay_count)
+
+    def delay_units(self, delay_ns: float) -> int:
+        """IRQDelay units for a delay in ns (rounded up): one unit is dma.dly_timer_resolution
+        clocks of the SG clock (PG021)."""
+        unit_ns = self.board.option("dma.dly_timer_resolution") * 1e3 / self.board.option("dma.clock_mhz")
+        units = -(-float(delay_ns) // unit_ns) if delay_ns > 0 else 0
+        if not 0 <= units <= 255:
+            raise ValueError(f"irq_delay_ns={delay_ns}: the delay timer counts 0..255 units of {unit_ns:g} ns "
+                             f"(at most {255 * unit_ns:g} ns)")
+        return int(units)
+
+    def set_coalescing(self, threshold: int | None = None, delay_ns: float | None = None) -> None:
+        """Interrupt coalescing (PG021 IRQThreshold / IRQDelay) with IOC and error interrupts on;
+        the delay interrupt is enabled when a delay is given."""
+        thr = 1 if threshold is None else int(threshold)
+        if not 1 <= thr <= 255:
+            raise ValueError(f"irq_threshold={threshold}: PG021's IRQThreshold is 1..255 packets")
+        units = self.delay_units(delay_ns) if delay_ns else 0
+        self.set_irq(ioc=True, delay=units > 0, error=True, threshold=thr, delay_count=units)
 
     def irq_ack(self) -> int:
         """Clear (W1C) and return the pending IRQ bits of DMASR."""

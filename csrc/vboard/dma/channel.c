@@ -1,0 +1,391 @@
+/*
+ * channel.c - the AXI DMA channel's state machine (PG021 v7.1): Halted, Idle
+ * and running; errors that halt it; IOC/Delay/Err interrupts with threshold
+ * coalescing and the delay timer; soft reset of the core.
+ *
+ * The register file (regs.c) calls in here when software writes DMACR,
+ * TAILDESC or LENGTH.  The SG engine (sg.c) and the S2MM data mover (s2mm.c)
+ * do the transactions and report what happened in a struct vb_report, which
+ * apply() turns into DMASR/DMACR changes, in the order the hardware makes
+ * them.  Timing never changes what the registers say, only when.
+ */
+#include <string.h>
+
+#include "dma.h"
+
+static bool running(const struct vb_chan *c) { return !vb_chan_halted(c); }
+static bool has_error(const struct vb_chan *c) { return (c->dmasr & PG021_SR_ERR_ALL) != 0; }
+static unsigned threshold_of(uint32_t dmacr) { return SG_FIELD_GET(PG021_CR_THRESHOLD, dmacr); }
+static unsigned delay_of(uint32_t dmacr) { return SG_FIELD_GET(PG021_CR_DELAY, dmacr); }
+
+bool vb_dma_resetting(const vb_board *b) { return b->reset_until != VB_NO_TIME; }
+static void stream_arrived(vb_board *b, uint64_t t);
+
+/* ---- reset ------------------------------------------------------------------ */
+
+static void chan_reset(vb_board *b, struct vb_chan *c)
+{
+	enum vb_chan_id id = c->id;
+	struct vb_stats stats = c->stats;
+	uint64_t *log = c->fetch_log;          /* the report's log outlives a soft reset */
+	size_t n_log = c->n_fetch_log, cap_log = c->cap_fetch_log, dropped = c->fetch_log_dropped;
+
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->stats = stats;
+	c->fetch_log = log, c->n_fetch_log = n_log, c->cap_fetch_log = cap_log, c->fetch_log_dropped = dropped;
+	c->dmacr = PG021_CR_RESET_VALUE;
+	c->dmasr = PG021_SR_HALTED | (vb_sg(b) ? PG021_SR_SGINCLD : 0);
+	c->phase = PH_HALTED;
+	c->t_next = VB_NO_TIME;
+	c->thr_count = threshold_of(c->dmacr);
+	c->dly_deadline = VB_NO_TIME;
+}
+
+void vb_dma_reset(vb_board *b)
+{
+	b->ch[VB_MM2S].id = VB_MM2S;
+	b->ch[VB_S2MM].id = VB_S2MM;
+	chan_reset(b, &b->ch[VB_MM2S]);
+	chan_reset(b, &b->ch[VB_S2MM]);
+	b->reset_until = VB_NO_TIME;
+	b->src.arrived = stream_arrived;
+	vb_stream_reset(b);       /* the reset outputs reach the stream endpoints (stream.c) */
+}
+
+/* Soft reset: the whole core, both channels, once in-flight transactions end. */
+void vb_dma_soft_reset(vb_board *b)
+{
+	uint64_t until = b->now;
+	for (int i = 0; i < 2; i++) {
+		struct vb_chan *c = &b->ch[i];
+		if (vb_is_mm2s(c) && vb_chan_busy(c)) {
+			uint64_t end = vb_sg_mm2s_abort(c);
+			if (end > until)
+				until = end;
+		} else if ((c->phase == PH_FETCH || c->phase == PH_DATA || c->phase == PH_WRITEBACK) &&
+			   c->t_next > until) {
+			until = c->t_next;
+		}
+		c->phase = PH_HALTED;   /* in-flight results are discarded */
+		c->t_next = VB_NO_TIME;
+		c->dly_deadline = VB_NO_TIME;
+		c->dmacr |= PG021_CR_RESET;
+	}
+	b->reset_until = until + vb_clocks(b, b->cfg.reset_clocks);
+}
+
+/* ---- state changes ---------------------------------------------------------- */
+
+static void chan_halt(struct vb_chan *c)
+{
+	c->phase = PH_HALTED;
+	c->t_next = VB_NO_TIME;
+	c->stopping = false;
+	c->dmasr |= PG021_SR_HALTED;
+}
+
+/* Any error halts the channel gracefully: RS cleared, Halted, Err_Irq. */
+static void chan_error(struct vb_chan *c, uint32_t sr_bits)
+{
+	c->dmasr |= sr_bits | PG021_SR_ERR_IRQ;
+	c->dmasr &= ~PG021_SR_IDLE;
+	c->dmacr &= ~PG021_CR_RS;
+	chan_halt(c);
+}
+
+/* An error of the BD at bd_addr: DMASR bit(s), CURDESC on the BD, and for
+ * data-side errors (bd_bit != 0) the BD's STATUS error bit. */
+static void data_error(vb_board *b, struct vb_chan *c, uint64_t bd_addr, uint32_t sr_bit, uint32_t bd_bit,
+		       uint32_t bytes)
+{
+	if (vb_sg(b)) {
+		if (bd_bit)
+			(void)vb_bd_store_status(b, bd_addr, bd_bit | (bytes & PG021_BD_LEN_MASK));
+		c->curdesc = bd_addr;
+	}
+	chan_error(c, sr_bit);
+}
+
+static void chan_idle(struct vb_chan *c)
+{
+	c->phase = PH_IDLE;
+	c->t_next = VB_NO_TIME;
+	c->dmasr |= PG021_SR_IDLE;
+}
+
+/* The work up to the pause point is done: Idle, then Halted if software
+ * cleared RS meanwhile (the halt does not undo the Idle condition). */
+static void chan_done(struct vb_chan *c)
+{
+	bool stop = c->stopping;
+
+	chan_idle(c);
+	if (stop)
+		chan_halt(c);
+}
+
+/* ---- interrupts ------------------------------------------------------------- */
+
+/* The delay timer runs only between packets: a new packet stops it (PG021:
+ * it resets on receipt of a new packet); the packet's end restarts it. */
+static void packet_begins(struct vb_chan *c)
+{
+	c->dly_deadline = VB_NO_TIME;
+}
+
+/* One completed packet (EOF BD, or a simple-mode transfer). */
+static void irq_packet(vb_board *b, struct vb_chan *c, uint64_t t)
+{
+	unsigned delay = delay_of(c->dmacr);
+
+	c->stats.packets++;
+	if (!vb_sg(b)) {
+		c->dmasr |= PG021_SR_IOC_IRQ;
+		return;
+	}
+	c->pending_pkts++;
+	if (--c->thr_count == 0) {
+		c->dmasr |= PG021_SR_IOC_IRQ;
+		c->thr_count = threshold_of(c->dmacr);
+		c->pending_pkts = 0;
+		c->dly_deadline = VB_NO_TIME;
+	} else if (delay) {
+		c->dly_deadline = t + vb_clocks(b, (double)delay * b->cfg.dly_timer_resolution);
+	}
+}
+
+static void irq_delay_fired(struct vb_chan *c)
+{
+	c->dmasr |= PG021_SR_DLY_IRQ;
+	c->thr_count = threshold_of(c->dmacr);
+	c->pending_pkts = 0;
+	c->dly_deadline = VB_NO_TIME;
+}
+
+/* DMASR as read: the stored bits with the live coalescing counters. */
+uint32_t vb_chan_dmasr(const vb_board *b, const struct vb_chan *c)
+{
+	uint32_t sr = c->dmasr & ~(PG021_SR_THRESHOLD_STS | PG021_SR_DELAY_STS);
+	uint64_t dly = 0;
+
+	sr |= SG_FIELD_PREP(PG021_SR_THRESHOLD_STS, c->thr_count);
+	if (c->dly_deadline != VB_NO_TIME) {
+		uint64_t unit = vb_clocks(b, b->cfg.dly_timer_resolution);
+		uint64_t span = vb_clocks(b, (double)delay_of(c->dmacr) * b->cfg.dly_timer_resolution);
+		uint64_t start = c->dly_deadline - span;
+		if (unit && b->now > start)
+			dly = (b->now - start) / unit;
+		if (dly > 255)
+			dly = 255;
+	}
+	return sr | SG_FIELD_PREP(PG021_SR_DELAY_STS, dly);
+}
+
+/* What the SG engine or a data mover reported, in the hardware's order. */
+static void apply(vb_board *b, struct vb_chan *c, const struct vb_report *r)
+{
+	if (!r->ev)
+		return;
+	if (r->ev & VB_EV_SG_ERROR)
+		chan_error(c, r->sr);
+	if (r->ev & VB_EV_DATA_ERROR)
+		data_error(b, c, r->bd_addr, r->sr, r->bd_bit, r->bytes);
+	if (r->ev & VB_EV_PACKET_BEGINS)
+		packet_begins(c);
+	if (r->ev & VB_EV_PACKET_DONE)
+		irq_packet(b, c, r->t);
+	if (r->ev & VB_EV_IDLE)
+		chan_done(c);
+	if (r->ev & VB_EV_HALT)
+		chan_halt(c);
+}
+
+/* ---- starting and stopping -------------------------------------------------- */
+
+static void probe_kick(vb_board *b, struct vb_chan *c)
+{
+	c->probe = (struct vb_probe){ .t_kick = b->now, .t_sg_ar = VB_NO_TIME, .t_data_ar = VB_NO_TIME,
+				      .t_first_beat = VB_NO_TIME, .t_last_beat = VB_NO_TIME };
+}
+
+/* A tail write while the engine waits restarts fetching from next_bd. */
+static void sg_kick(vb_board *b, struct vb_chan *c)
+{
+	probe_kick(b, c);
+	c->dmasr &= ~PG021_SR_IDLE;
+	c->first_after_kick = true;
+	if (vb_is_mm2s(c)) {
+		c->phase = PH_DATA;
+		vb_sg_mm2s_kick(b, c);
+		return;
+	}
+	vb_sg_s2mm_fetch(b, c, b->now);
+}
+
+static void simple_start(vb_board *b, struct vb_chan *c)
+{
+	probe_kick(b, c);
+	c->dmasr &= ~PG021_SR_IDLE;
+	c->filled = 0;
+	c->bd_eof = false;
+	c->in_packet = false;
+	if (vb_is_mm2s(c)) {
+		c->phase = PH_DATA;
+		vb_sg_mm2s_simple(b, c);
+		return;
+	}
+	c->bd_len = c->length;
+	c->phase = PH_STREAM_WAIT;
+	/* PG021 gives no LENGTH-write → ready figure: assume the tail-write → SG AR one. */
+	c->t_next = b->now + vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR);
+}
+
+/* DMACR written (now = the value the register file accepted). */
+void vb_chan_control(vb_board *b, struct vb_chan *c, uint32_t old, uint32_t now)
+{
+	c->dmacr = now;
+	c->thr_count = threshold_of(now);          /* reloaded on a software write */
+	if (delay_of(now) == 0)
+		c->dly_deadline = VB_NO_TIME;
+
+	if (!(old & PG021_CR_RS) && (now & PG021_CR_RS) && vb_chan_halted(c) && !has_error(c)) {
+		c->dmasr &= ~PG021_SR_HALTED;
+		c->cyclic = (now & PG021_CR_CYCLIC) != 0;
+		c->stopping = false;
+		c->phase = PH_IDLE;
+	} else if (!(old & PG021_CR_RS) && (now & PG021_CR_RS) && c->stopping) {
+		c->stopping = false;  /* RS set again before the halt took effect: keep running */
+		if (vb_is_mm2s(c))
+			vb_sg_mm2s_tail_moved(b, c);
+	} else if ((old & PG021_CR_RS) && !(now & PG021_CR_RS) && running(c)) {
+		/* In-flight work completes, then Halted.  A BD only waiting for
+		 * stream data has nothing in flight. */
+		if (c->phase == PH_IDLE || c->phase == PH_STREAM_WAIT) {
+			chan_halt(c);
+		} else {
+			c->stopping = true;
+			if (vb_is_mm2s(c)) {
+				struct vb_report r = { 0 };
+				vb_sg_mm2s_stop(b, c, &r);
+				apply(b, c, &r);
+			}
+		}
+	}
+}
+
+void vb_chan_tail_written(vb_board *b, struct vb_chan *c)
+{
+	/* Halted: the register only records it.  Busy: the pause point moves. */
+	if (running(c) && c->phase == PH_IDLE)
+		sg_kick(b, c);
+	else if (running(c) && vb_chan_busy(c) && vb_is_mm2s(c))
+		vb_sg_mm2s_tail_moved(b, c);
+}
+
+void vb_chan_length_written(vb_board *b, struct vb_chan *c, uint32_t v)
+{
+	if (vb_chan_busy(c))
+		return;               /* a transfer is under way: the write is ignored */
+	c->length = v & b->len_mask;
+	if (running(c) && c->length)
+		simple_start(b, c);
+}
+
+/* ---- the engine's clock ----------------------------------------------------- */
+
+/* S2MM in simple mode: the data mover fills DA; LENGTH reports the bytes. */
+static void s2mm_simple_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+{
+	if (c->phase != PH_DATA && c->phase != PH_STREAM_WAIT) {
+		c->t_next = VB_NO_TIME;
+		return;
+	}
+	if (vb_s2mm_step(b, c, t, r) != VB_S2MM_FULL)
+		return;
+	c->length = c->filled;
+	vb_report_packet_done(r, t);
+	r->ev |= VB_EV_IDLE;
+}
+
+/* When a channel next has something to do. */
+static uint64_t chan_next(const vb_board *b, struct vb_chan *c)
+{
+	if (!vb_chan_busy(c))
+		return VB_NO_TIME;
+	return vb_is_mm2s(c) ? vb_sg_mm2s_next_event(b, c) : c->t_next;
+}
+
+uint64_t vb_dma_next_event(vb_board *b)
+{
+	uint64_t t = b->reset_until;
+	for (int i = 0; i < 2; i++) {
+		struct vb_chan *c = &b->ch[i];
+		uint64_t n = chan_next(b, c);
+		if (n < t)
+			t = n;
+		if (c->dly_deadline < t)
+			t = c->dly_deadline;
+	}
+	return t;
+}
+
+void vb_dma_step(vb_board *b, uint64_t t)
+{
+	if (vb_dma_resetting(b)) {
+		if (t >= b->reset_until)
+			vb_dma_reset(b);
+		return; /* nothing else moves while the core resets */
+	}
+	for (int i = 0; i < 2; i++) {
+		struct vb_chan *c = &b->ch[i];
+		struct vb_report r = { 0 };
+		if (c->dly_deadline == t) {
+			/* the timer runs only between packets */
+			if (vb_is_mm2s(c) && vb_sg_mm2s_packet_active(c, t))
+				c->dly_deadline = VB_NO_TIME;
+			else
+				irq_delay_fired(c);
+		}
+		if (chan_next(b, c) != t)
+			continue;
+		if (vb_is_mm2s(c))
+			vb_sg_mm2s_step(b, c, t, &r);
+		else if (vb_sg(b))
+			vb_sg_s2mm_step(b, c, t, &r);
+		else
+			s2mm_simple_step(b, c, t, &r);
+		apply(b, c, &r);
+	}
+}
+
+/* Stream data reached the S2MM input (stream.c calls this hook): a waiting
+ * channel wakes. */
+static void stream_arrived(vb_board *b, uint64_t t)
+{
+	struct vb_chan *c = &b->ch[VB_S2MM];
+	if (c->phase == PH_STREAM_WAIT && (c->t_next == VB_NO_TIME || c->t_next > t))
+		c->t_next = t;
+}
+
+/* ---- observation (vboard.h) -------------------------------------------------- */
+
+bool vb_irq_pending(vb_board *b, enum vb_chan_id ch)
+{
+	vb_sync(b);
+	return (b->ch[ch].dmasr & b->ch[ch].dmacr & PG021_SR_IRQ_ALL) != 0;
+}
+
+void vb_get_probe(vb_board *b, enum vb_chan_id ch, struct vb_probe *out)
+{
+	vb_sync(b);
+	*out = b->ch[ch].probe;
+}
+
+void vb_get_stats(vb_board *b, enum vb_chan_id ch, struct vb_stats *out)
+{
+	vb_sync(b);
+	*out = b->ch[ch].stats;
+	out->mmio_reads = b->mmio_reads;
+	out->mmio_writes = b->mmio_writes;
+}

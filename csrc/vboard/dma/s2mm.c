@@ -1,0 +1,176 @@
+/*
+ * s2mm.c - the AXI DMA's S2MM data mover: stream beats into the armed buffer
+ * (SG: the BD's buffer, simple: DA) as AXI write bursts.
+ *
+ * Each burst is one AW/W/B exchange: at most max_burst beats, never across
+ * 4 KiB.  Its AW goes out no earlier than its first beat has arrived from the
+ * stream (PG021's TVALID → AW latency before a buffer's first burst), one AW
+ * per clock, and while dma.write_outstanding bursts wait for their write
+ * response the next AW waits for the oldest B.  B comes back through the
+ * interconnect after the memory controller has done the write (UG1085: no
+ * early BRESP on the PS ports), unless ic.early_bresp makes the port answer
+ * on acceptance.  A buffer is complete when every burst's B is back (PG022:
+ * status after all child transfers).  One burst is one event, so a large
+ * buffer's bursts reach the DRAM interleaved with every other master's.
+ *
+ * It reports a full buffer, errors and halts to its caller; it never changes
+ * the channel's registers itself.
+ */
+#include <string.h>
+
+#include "dma.h"
+#include "mem/coherency.h"
+
+static uint64_t beats(const vb_board *b, uint64_t bytes)
+{
+	return (bytes + b->data_bytes - 1) / b->data_bytes;
+}
+
+/* Data bursts of one buffer: at most max_burst beats, never crossing 4 KiB. */
+static uint64_t count_bursts(const vb_board *b, uint64_t addr, uint64_t len)
+{
+	uint64_t n = 0, burst_bytes = (uint64_t)b->cfg.max_burst * b->data_bytes;
+	while (len) {
+		uint64_t to_4k = PG021_BOUNDARY_4K - (addr & (PG021_BOUNDARY_4K - 1));
+		uint64_t step = len < burst_bytes ? len : burst_bytes;
+		if (step > to_4k)
+			step = to_4k;
+		addr += step;
+		len -= step;
+		n++;
+	}
+	return n;
+}
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* When the next burst's AW may go out. */
+static uint64_t next_aw(const vb_board *b, const struct vb_chan *c)
+{
+	const struct vb_s2mm_w *w = &c->w;
+	uint64_t aw = max64(w->aw_free, w->t0 + vb_clocks(b, (double)w->beats));
+	if (w->nb >= b->cfg.write_outstanding)
+		aw = max64(aw, w->bresp[w->bh]);
+	return aw;
+}
+
+/* Issue one write burst at t (AW, its W data as the stream brings it, B). */
+static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
+{
+	struct vb_s2mm_w *w = &c->w;
+	uint64_t burst_max = (uint64_t)b->cfg.max_burst * b->data_bytes;
+	uint64_t addr = w->base + (vb_keyhole(c) ? 0 : w->off);
+	uint64_t to_4k = PG021_BOUNDARY_4K - ((w->base + w->off) & (PG021_BOUNDARY_4K - 1));
+	uint64_t len = w->left < burst_max ? w->left : burst_max, nbeats, bresp;
+
+	if (len > to_4k)
+		len = to_4k;
+	nbeats = beats(b, len);
+	bresp = vb_ic_write_burst(b, t, addr, (uint32_t)len);
+	/* the data cannot be written before its last beat has arrived */
+	bresp = max64(bresp, w->t0 + vb_clocks(b, (double)(w->beats + nbeats)));
+	if (w->nb >= b->cfg.write_outstanding) {
+		w->bh = (w->bh + 1) % VB_OUTSTANDING_MAX;
+		w->nb--;
+	}
+	w->bresp[(w->bh + w->nb) % VB_OUTSTANDING_MAX] = bresp;
+	w->nb++;
+	w->done = max64(w->done, bresp);
+	w->off += len;
+	w->left -= len;
+	w->beats += nbeats;
+	w->aw_free = t + vb_clocks(b, 1);
+	c->phase = PH_DATA;
+	c->t_next = w->left ? next_aw(b, c) : max64(w->done, w->t0 + vb_clocks(b, (double)w->total_beats));
+}
+
+/* A chunk of `len` bytes taken from the stream at t goes out as bursts. */
+static void start_chunk(vb_board *b, struct vb_chan *c, uint64_t t, bool first, uint64_t addr, uint64_t len)
+{
+	struct vb_s2mm_w *w = &c->w;
+
+	w->base = addr;
+	w->off = 0;
+	w->left = len;
+	w->t0 = t;
+	w->beats = 0;
+	w->total_beats = beats(b, len);
+	w->aw_free = max64(w->aw_free, t + (first ? vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW) : 0));
+	w->done = t;
+	c->phase = PH_DATA;
+	c->t_next = len ? next_aw(b, c) : t;
+}
+
+static bool is_last_armed(const vb_board *b, const struct vb_chan *c)
+{
+	if (!vb_sg(b))
+		return true;
+	return !c->cyclic && c->bd_addr == c->taildesc;
+}
+
+/* Pull whatever stream data is available at t into the armed buffer. */
+enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+{
+	uint64_t cap, addr, got, avail;
+	uint8_t *host;
+	enum vb_access acc;
+	bool last = false;
+
+	if (c->w.left) {             /* bursts of the current chunk still to issue */
+		issue_burst(b, c, t);
+		return VB_S2MM_BUSY;
+	}
+	cap = c->bd_len - c->filled;
+	avail = vb_source_next_time(b, cap, t);
+
+	if (c->bd_eof || cap == 0) {
+		/* Buffer full without TLAST: the packet continues into the next BD,
+		 * which must exist and this BD must be a whole number of beats. */
+		if (!c->bd_eof && (c->filled % b->data_bytes || is_last_armed(b, c))) {
+			vb_report_data_error(r, c->bd_addr, PG021_SR_DMAINTERR, PG021_BD_STS_INTERR, c->filled);
+			return VB_S2MM_STOPPED;
+		}
+		return VB_S2MM_FULL;
+	}
+	if (avail == VB_NO_TIME || avail > t) {
+		c->phase = PH_STREAM_WAIT;
+		c->t_next = avail;
+		if (c->stopping) {
+			r->ev |= VB_EV_HALT;   /* RS = 0: nothing in flight any more */
+			return VB_S2MM_STOPPED;
+		}
+		return VB_S2MM_BUSY;
+	}
+	addr = (vb_sg(b) ? vb_bd_buffer(b, &c->bd) : c->addr) + c->filled;
+	acc = vb_dma_access(b, addr, vb_keyhole(c) ? b->data_bytes : cap, &host);
+	if (acc != VB_ACC_OK) {
+		uint8_t *sink = vb_scratch(b, cap);
+		vb_source_take(b, sink, cap, t, &last); /* the beats are consumed and lost */
+		vb_report_data_error(r, c->bd_addr, vb_access_sr_bit(acc), vb_access_bd_bit(acc), c->filled);
+		return VB_S2MM_STOPPED;
+	}
+	if (vb_keyhole(c)) {
+		uint8_t *tmp = vb_scratch(b, cap);
+		got = vb_source_take(b, tmp, cap, t, &last);
+		if (got)
+			memcpy(host, tmp + ((got - 1) / b->data_bytes) * b->data_bytes,
+			       got - ((got - 1) / b->data_bytes) * b->data_bytes);
+	} else {
+		got = vb_source_take(b, host, cap, t, &last);
+	}
+	VB_COH_DMA(b, addr, vb_keyhole(c) && got > b->data_bytes ? b->data_bytes : got, true, t);
+	if (got && c->filled == 0 && c->packet_sof)
+		r->ev |= VB_EV_PACKET_BEGINS;
+	c->stats.data_bursts += count_bursts(b, addr, got);
+	c->stats.bytes_moved += got;
+	if (c->probe.t_first_beat == VB_NO_TIME) {
+		c->probe.t_first_beat = t;
+		c->probe.t_data_ar = t + vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW);
+	}
+	c->probe.t_last_beat = t + vb_clocks(b, (double)beats(b, got));
+	c->probe.bytes += got;
+	start_chunk(b, c, t, c->filled == 0, addr, got);
+	c->filled += (uint32_t)got;
+	c->bd_eof = last;
+	return VB_S2MM_BUSY;
+}

@@ -1,0 +1,66 @@
+/*
+ * cpuload.c - a background CPU load as a memory master: a copy loop on another
+ * core whose cache-line fills (reads of its source) and write-backs (writes of
+ * its destination) reach the DRAM controller through the CPU/L2 port at a
+ * steady rate (cpu.load_mbps) in 4 KiB runs of reads or of writes, competing with the DMA for banks and the data
+ * bus.  Open loop: the loop's request times do not depend on how fast the
+ * DRAM answers (a rate the caller chose, not a closed-loop copy).
+ *
+ * Lazy: its requests are handed to the DRAM model just before any other
+ * master's request that arrives later (vb_cpuload_until, called by ic.c), so
+ * requests reach the in-order controller in time order and an idle board
+ * costs nothing.
+ */
+#include "internal.h"
+
+void vb_cpuload_init(vb_board *b)
+{
+	struct vb_cpuload *l = &b->load;
+	const struct vb_config *c = &b->cfg;
+
+	*l = (struct vb_cpuload){ 0 };
+	if (!(c->cpu_load_mbps > 0) || b->n_mem == 0)
+		return;
+	l->bytes = c->cpu_load_bytes ? c->cpu_load_bytes : c->cache_line_bytes;
+	l->period_ps = (uint64_t)((double)l->bytes / c->cpu_load_mbps * 1e6 + 0.5);   /* B / (B/us) -> ps */
+	if (l->period_ps == 0)
+		l->period_ps = 1;
+	l->span = 1u << 20;         /* 1 MiB source + 1 MiB destination */
+	l->base = c->cpu_load_base;
+	if (!l->base) {
+		const struct vb_region *r = &b->mem[0].r;
+		l->base = r->base + (r->size > 2 * l->span ? r->size - 2 * l->span : 0);
+	}
+}
+
+/* The loop works in 4 KiB runs, as a copy does page by page: a run of line
+ * fills from the source or a run of write-backs to the destination.  Run k is
+ * a read run when the running read share crosses an integer there (a
+ * deterministic mix with the configured fraction). */
+#define RUN_BYTES 4096u
+
+static bool is_read(const vb_board *b, uint64_t i)
+{
+	double f = b->cfg.cpu_load_read_fraction;
+	uint64_t k = i / (RUN_BYTES / b->load.bytes ? RUN_BYTES / b->load.bytes : 1);
+	return (uint64_t)((double)(k + 1) * f) > (uint64_t)((double)k * f);
+}
+
+void vb_cpuload_until(vb_board *b, uint64_t t)
+{
+	struct vb_cpuload *l = &b->load;
+
+	while (l->period_ps && l->next_t < t) {
+		bool rd = is_read(b, l->i);
+		uint64_t n = rd ? l->reads : l->writes;
+		uint64_t addr = l->base + (rd ? 0 : l->span) + (n * l->bytes) % l->span;
+		uint64_t arrive = l->next_t > b->dram.last_arrive ? l->next_t : b->dram.last_arrive;
+		vb_dram_access(&b->dram, arrive, addr, l->bytes, !rd, NULL);
+		if (rd)
+			l->reads++;
+		else
+			l->writes++;
+		l->i++;
+		l->next_t += l->period_ps;
+	}
+}
