@@ -96,7 +96,7 @@ def test_beat_trace_matches_the_sink_packets():
     k = t.cycles()
     assert np.all(np.diff(k) >= 1)                             # one beat per clock at most
     ends = np.cumsum(t.packets())
-    for p, (n, first, last) in enumerate(board._b.sink_info()):
+    for p, (n, first, last, _cut) in enumerate(board._b.sink_info()):
         assert k[ends[p] - t.packets()[p]] == round((first - t.origin_ps) / t.clk_ps)
         assert k[ends[p] - 1] == round((last - t.origin_ps) / t.clk_ps)
 

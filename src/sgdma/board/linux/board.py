@@ -7,7 +7,8 @@ import weakref
 import numpy as np
 
 from sgdma import _core
-from sgdma.board.virtual import MMIO, MMIO_SPAN, AxiDmaBlock, PhysicalArray, _Allocator
+from sgdma.board.threads import Owner
+from sgdma.board.virtual import MMIO, MMIO_SPAN, AxiDmaBlock, PhysicalArray, VirtualBoard, _Allocator
 from sgdma.hw import pg021 as P
 from sgdma.hw import presets
 
@@ -62,6 +63,9 @@ class LinuxBoard:
                                    clock_mhz=float(build["clock_mhz"]))
         self._alloc: dict[str, _Allocator] = {}
         self._owner: dict[int, tuple] = {}
+        self._freed: dict[int, int] = {}              # freed buffers: dead until their last view dies
+        self._rings = weakref.WeakSet()               # driver rings (buffer-lifetime checks)
+        self._thread_owner = Owner()                  # one thread drives a board, as on the virtual one
         buf = info["buffer"]
         if buffers is not None:
             self._alloc[buf["name"]] = _Allocator(buf["name"], buf["phys"], buf["size"])
@@ -151,24 +155,19 @@ class LinuxBoard:
         arr._vb_board = self
         return arr
 
-    def _free_at(self, addr: int) -> None:
-        entry = self._owner.get(addr)
-        if entry is not None:
-            entry[1]()
+    # Buffer lifetimes follow the virtual board's rules exactly (one implementation).
+    _free_at = VirtualBoard._free_at
+    _release = VirtualBoard._release
+    dma_user_of = VirtualBoard.dma_user_of
+    check_dma_range = VirtualBoard.check_dma_range
+    own = VirtualBoard.own
+    physical_address_of = VirtualBoard.physical_address_of
+    adopt = VirtualBoard.adopt
 
-    def _release(self, addr: int, region: str) -> None:
-        entry = self._owner.get(addr)
-        if entry is not None and not entry[1].alive:
-            del self._owner[addr]
-            self._alloc[region].release(addr)
-
-    def physical_address_of(self, arr: np.ndarray) -> int:
-        ptr = arr.__array_interface__["data"][0]
+    def _address_of_ptr(self, ptr: int) -> int | None:
         host = np.frombuffer(self._host, dtype=np.uint8).ctypes.data
         alloc = self._alloc[self.default_region]
-        if host <= ptr < host + alloc.size:
-            return alloc.base + (ptr - host)
-        raise ValueError("array is not in the DMA buffer")
+        return alloc.base + (ptr - host) if host <= ptr < host + alloc.size else None
 
     def region_of(self, addr: int, length: int = 1) -> str:
         for name, base, size in self.regions:

@@ -77,14 +77,17 @@ class _UioDevice:
     def _deliver(self, conn: socket.socket) -> None:
         if self.channel is None:
             return
-        board, step = self.root.board, self.root.irq_step_ns
+        # This thread is the hardware: it runs the board's C model directly while the program, blocked in
+        # read() on /dev/uioN, waits for it (the public API serves one thread per board, sgdma.board.threads).
+        core, step = self.root.board._b, self.root.irq_step_ns
+        ch = {"mm2s": 0, "s2mm": 1}.get(self.channel, self.channel)
         with self.root._lock:
             for _ in range(max(1, int(self.root.irq_limit_ns / step))):
-                if board.irq_pending(self.channel):
+                if core.irq_pending(ch):
                     self.count += 1
                     conn.sendall(struct.pack("<I", self.count))
                     return
-                board.advance(step)
+                core.advance_ps(int(round(step * 1000)))
         self.missed += 1
 
 
