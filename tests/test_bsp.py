@@ -3,6 +3,7 @@
 import re
 import shutil
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -37,7 +38,8 @@ def test_bsp_generates_xparameters_from_the_preset(tmp_path):
 
 @pytest.mark.skipif(shutil.which("make") is None or shutil.which("cc") is None, reason="needs make and cc")
 def test_vitis_style_programs_build_unmodified_and_pass():
-    r = subprocess.run(["make", "-s", "-C", "examples/vitis", "run"], cwd=ROOT, capture_output=True, text=True,
+    r = subprocess.run(["make", "-s", "-C", "examples/vitis", "run", f"PY={sys.executable}"], cwd=ROOT,
+                       capture_output=True, text=True,
                        timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "PASS: 4000 bytes, 0 mismatches, S2MM LENGTH 4000" in r.stdout

@@ -282,7 +282,7 @@ def test_permission_denied_names_the_file_and_the_fix():
         code = ("import os, sgdma; os.getuid() == 0 and os.setuid(65534)\n"
                 "try:\n sgdma.LinuxBoard(dma='0xA0000000', buffers='udmabuf0')\n"
                 "except OSError as e: print(e)\n")
-        env = dict(os.environ, SGDMA_SYSROOT=str(root), PYTHONPATH=str(ROOT / "src"))
+        env = dict(os.environ, SGDMA_SYSROOT=str(root), PYTHONPATH=str(Path(sgdma.__file__).resolve().parents[1]))
         with open(root / "dev/mem", "wb") as m:
             m.truncate(0xA001_0000)
         os.chmod(root / "dev/mem", 0o666)
@@ -305,7 +305,7 @@ def test_second_owner_of_a_channel_is_refused(fake, tmp_path):
             "vb = sgdma.VirtualBoard('zcu111')\n"
             "try:\n sgdma.AxiDma(sgdma.LinuxBoard(dma='axi_dma_0', buffers=None, registers=vb))\n"
             "except OSError as e: print(e)\n")
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    env = dict(os.environ, PYTHONPATH=str(Path(sgdma.__file__).resolve().parents[1]))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert "channel of DMA \"axi_dma_0\" is already open" in out.stdout, out.stdout + out.stderr
     del dma
