@@ -101,13 +101,22 @@ def makefile(f: dict, root: Path) -> str:
             f"{c}/platform/xil_standalone.c -lm\n")
 
 
+def source_tree() -> Path | None:
+    """The sgdma source tree whose C the programs link (csrc/): the one this package sits in (a development
+    checkout), else the current directory (an installed package run from a checkout); None when neither."""
+    for root in (Path(__file__).resolve().parents[3], Path.cwd()):
+        if (root / "csrc" / "bsp").is_dir() and (root / "csrc" / "include" / "sgdma" / "pg021.h").is_file():
+            return root
+    return None
+
+
 def generate(preset: str, out: str | Path) -> list[Path]:
     f = facts(preset)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    root = Path(__file__).resolve().parents[3]
     files = {"xparameters.h": xparameters(f), "xaxidma_g.c": dma_table(f), "sgdma_bsp_config.c": shim_config(f)}
-    if (root / "csrc" / "bsp").is_dir():
+    root = source_tree()
+    if root is not None:
         files["sgdma_bsp.mk"] = makefile(f, root)
     written = []
     for name, text in files.items():
