@@ -17,6 +17,8 @@ int vb_bus_map(struct vb_bus *bus, uint64_t base, uint64_t span, const struct vb
 	for (unsigned i = 0; i < bus->n; i++)
 		if (overlaps(&bus->map[i], base, span))
 			return -1;
+	if (ops->next_event && ops->step)
+		bus->timed[bus->n_timed++] = bus->n;
 	bus->map[bus->n++] = (struct vb_mapping){ .base = base, .span = span, .ops = ops, .dev = dev };
 	return 0;
 }
@@ -41,13 +43,10 @@ uint64_t vb_bus_next_event(const struct vb_bus *bus, const struct vb_mapping **w
 	uint64_t best = VB_NO_TIME;
 
 	*who = NULL;
-	for (unsigned i = 0; i < bus->n; i++) {
-		const struct vb_mapping *m = &bus->map[i];
-		uint64_t t;
+	for (unsigned i = 0; i < bus->n_timed; i++) {
+		const struct vb_mapping *m = &bus->map[bus->timed[i]];
+		uint64_t t = m->ops->next_event(m->dev);
 
-		if (!m->ops->next_event)
-			continue;
-		t = m->ops->next_event(m->dev);
 		if (t < best) {
 			best = t;
 			*who = m;

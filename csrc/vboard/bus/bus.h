@@ -37,6 +37,8 @@ struct vb_mapping {
 struct vb_bus {
 	struct vb_mapping map[VB_BUS_MAX_DEVICES];
 	unsigned n;
+	unsigned timed[VB_BUS_MAX_DEVICES];   /* the mappings whose device has next_event/step */
+	unsigned n_timed;
 	/* guest errors: CPU accesses that decode to nothing (the interconnect's DECERR) */
 	uint64_t decerr_count, last_decerr_addr;
 	bool last_decerr_write;

@@ -91,9 +91,11 @@ static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_
 		}
 		p->cons_free = max64(p->cons_free, start) + n * b->consumer_ps;
 	}
-	for (uint32_t i = 0; i + 1 < n; i++)
-		vb_trace_beat(b, vb_edge_time(b, k0 + i), false);
-	vb_trace_beat(b, end, eof);
+	if (b->trace.on) {        /* per-beat work only when a trace is recorded */
+		for (uint32_t i = 0; i + 1 < n; i++)
+			vb_trace_beat(b, vb_edge_time(b, k0 + i), false);
+		vb_trace_beat(b, end, eof);
+	}
 	*first = start;
 	*last = end;
 	p->stream_free = vb_edge_time(b, k_end + 1);
