@@ -57,9 +57,11 @@ def check(html_path: str | Path, screenshot: str | Path | None = None, width: in
         raise FileNotFoundError("chromium is not installed (apt-get install -y chromium)")
     html_path = Path(html_path).resolve()
     screenshot = Path(screenshot) if screenshot else html_path.with_name("report_screenshot.png")
-    with tempfile.TemporaryDirectory(prefix="sgdma-chromium-") as profile:
+    # Chromium's helper processes may still touch the profile as the browser exits: stop the whole process
+    # group, and let the profile's removal tolerate a file written at the last moment.
+    with tempfile.TemporaryDirectory(prefix="sgdma-chromium-", ignore_cleanup_errors=True) as profile:
         proc = subprocess.Popen([exe, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             port_file = Path(profile) / "DevToolsActivePort"
             for _ in range(300):
@@ -112,11 +114,24 @@ def check(html_path: str | Path, screenshot: str | Path | None = None, width: in
             first_path.write_bytes(base64.b64decode(first["data"]))
             cdp.ws.close()
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            _stop_group(proc)
     return {"console_errors": [json.dumps(e)[:300] for e in errors], "plots": int(n_plots), "drawn": drawn,
             "scroll_width": scroll[0], "width": scroll[1], "screenshot": str(screenshot),
             "first_screen": str(first_path)}
+
+
+def _stop_group(proc: subprocess.Popen) -> None:
+    """Terminate the browser and every helper it started (its own session), bounded in time."""
+    import os
+    import signal
+
+    for sig, wait_s in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait_s)
+            return
+        except subprocess.TimeoutExpired:
+            continue
