@@ -4,23 +4,26 @@
  */
 #include "core.h"
 
-static PyObject *py_fetch_log(PyObject *self, PyObject *args)
+/* (board, channel) of both functions; NULL with an exception when either is wrong. */
+static vb_board *board_and_channel(PyObject *args, enum vb_chan_id *ch)
 {
 	PyObject *board;
-	int ch;
-	(void)self;
-	if (!PyArg_ParseTuple(args, "Oi", &board, &ch))
+	if (!PyArg_ParseTuple(args, "OO&", &board, sgpy_channel, ch))
 		return NULL;
-	vb_board *b = sgpy_board(board);
-	if (!b)
-		return NULL;
-	if (ch != 0 && ch != 1) {
-		PyErr_SetString(PyExc_ValueError, "fetch_log: channel is 0 (MM2S) or 1 (S2MM)");
-		return NULL;
-	}
+	return sgpy_board(board);
+}
+
+static PyObject *py_fetch_log(PyObject *self, PyObject *args)
+{
+	enum vb_chan_id ch;
+	vb_board *b = board_and_channel(args, &ch);
 	size_t n;
 	uint64_t dropped;
-	const uint64_t *log = vb_fetch_log(b, ch ? VB_S2MM : VB_MM2S, &n, &dropped);
+	const uint64_t *log;
+	(void)self;
+	if (!b)
+		return NULL;
+	log = vb_fetch_log(b, ch, &n, &dropped);
 	PyObject *bytes = PyBytes_FromStringAndSize((const char *)log, (Py_ssize_t)(n * 2 * sizeof(uint64_t)));
 	if (!bytes)
 		return NULL;
@@ -29,19 +32,12 @@ static PyObject *py_fetch_log(PyObject *self, PyObject *args)
 
 static PyObject *py_fetch_log_clear(PyObject *self, PyObject *args)
 {
-	PyObject *board;
-	int ch;
+	enum vb_chan_id ch;
+	vb_board *b = board_and_channel(args, &ch);
 	(void)self;
-	if (!PyArg_ParseTuple(args, "Oi", &board, &ch))
-		return NULL;
-	vb_board *b = sgpy_board(board);
 	if (!b)
 		return NULL;
-	if (ch != 0 && ch != 1) {
-		PyErr_SetString(PyExc_ValueError, "fetch_log_clear: channel is 0 (MM2S) or 1 (S2MM)");
-		return NULL;
-	}
-	vb_fetch_log_clear(b, ch ? VB_S2MM : VB_MM2S);
+	vb_fetch_log_clear(b, ch);
 	Py_RETURN_NONE;
 }
 

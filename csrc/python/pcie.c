@@ -243,9 +243,7 @@ static PyObject *py_pcie_run(PyObject *self, PyObject *args, PyObject *kw)
 	if (r.card_bytes < r.packet)
 		r.card_bytes = r.packet;
 	vb_pcie_clear_error(b);
-	Py_BEGIN_ALLOW_THREADS
-	do_run(b, &r);
-	Py_END_ALLOW_THREADS
+	SGPY_SIMULATE((BoardObject *)bo, do_run(b, &r));
 	have_err = vb_pcie_last_error(b, &e);
 	return Py_BuildValue("{s:i,s:i,s:I,s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:N,s:N,s:N,s:N,s:N}", "rc", r.rc, "init_rc",
 			     r.init_rc, "post_index", r.post_index, "message", psdma_strerror(r.rc), "t_start", r.t_start, "t_end", r.t_end,

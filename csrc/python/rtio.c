@@ -158,9 +158,7 @@ static PyObject *py_playback(PyObject *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "OKK", &o, &ptr, &limit))
 		return NULL;
 	GET_R(o);
-	Py_BEGIN_ALLOW_THREADS
-	vb_rtio_k_playback(r, ptr, limit, &pb);
-	Py_END_ALLOW_THREADS
+	SGPY_SIMULATE((BoardObject *)o, vb_rtio_k_playback(r, ptr, limit, &pb));
 	return Py_BuildValue("{s:k,s:k,s:k,s:L,s:K,s:K,s:K,s:K,s:O,s:O}", "error", (unsigned long)pb.error, "channel",
 			     (unsigned long)pb.channel, "address", (unsigned long)pb.address, "timestamp",
 			     (long long)pb.timestamp, "records", (unsigned long long)pb.records, "dropped",
@@ -181,28 +179,30 @@ static PyObject *py_pulses(PyObject *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "OkKL|I", &o, &target, &n, &half, &batch))
 		return NULL;
 	GET_R(o);
-	Py_BEGIN_ALLOW_THREADS
-	vb_rtio_k_pulses(r, (uint32_t)target, n, half, batch, &p);
-	Py_END_ALLOW_THREADS
+	SGPY_SIMULATE((BoardObject *)o, vb_rtio_k_pulses(r, (uint32_t)target, n, half, batch, &p));
 	return Py_BuildValue("{s:K,s:k,s:k,s:L,s:K,s:K}", "events", (unsigned long long)p.events, "status",
 			     (unsigned long)p.status, "channel", (unsigned long)p.err_chan, "timestamp",
 			     (long long)p.err_ts, "t0_ps", (unsigned long long)p.t0_ps, "t1_ps",
 			     (unsigned long long)p.t1_ps);
 }
 
-static PyObject *py_drain(PyObject *self, PyObject *args)
+/* (board, limit_ps) -> whether fn finished within the bound; the board simulates with the GIL released. */
+static PyObject *bounded(PyObject *args, bool (*fn)(struct vb_rtio *r, uint64_t limit))
 {
 	PyObject *o;
-	unsigned long long limit;
+	uint64_t limit;
 	bool ok;
-	(void)self;
-	if (!PyArg_ParseTuple(args, "OK", &o, &limit))
+	if (!PyArg_ParseTuple(args, "OO&", &o, sgpy_u64, &limit))
 		return NULL;
 	GET_R(o);
-	Py_BEGIN_ALLOW_THREADS
-	ok = vb_rtio_drain(r, limit);
-	Py_END_ALLOW_THREADS
+	SGPY_SIMULATE((BoardObject *)o, ok = fn(r, limit));
 	return PyBool_FromLong(ok);
+}
+
+static PyObject *py_drain(PyObject *self, PyObject *args)
+{
+	(void)self;
+	return bounded(args, vb_rtio_drain);
 }
 
 /* edges(board) -> (t int64 bytes, channel u32 bytes, address u32 bytes, data u32 bytes) */
@@ -255,9 +255,7 @@ static PyObject *py_input(PyObject *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "OILpK", &o, &chan, &timeout, &want_data, &limit))
 		return NULL;
 	GET_R(o);
-	Py_BEGIN_ALLOW_THREADS
-	st = vb_rtio_k_input(r, chan, timeout, want_data, limit, &value);
-	Py_END_ALLOW_THREADS
+	SGPY_SIMULATE((BoardObject *)o, st = vb_rtio_k_input(r, chan, timeout, want_data, limit, &value));
 	return Py_BuildValue("(kL)", (unsigned long)st, (long long)value);
 }
 
@@ -350,17 +348,8 @@ static PyObject *py_an_arm(PyObject *self, PyObject *args)
 
 static PyObject *py_an_disarm(PyObject *self, PyObject *args)
 {
-	PyObject *o;
-	unsigned long long limit;
-	bool ok;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OK", &o, &limit))
-		return NULL;
-	GET_R(o);
-	Py_BEGIN_ALLOW_THREADS
-	ok = vb_rtio_an_disarm(r, limit);
-	Py_END_ALLOW_THREADS
-	return PyBool_FromLong(ok);
+	return bounded(args, vb_rtio_an_disarm);
 }
 
 static PyObject *py_an_state(PyObject *self, PyObject *o)

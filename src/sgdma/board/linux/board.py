@@ -163,18 +163,12 @@ class LinuxBoard:
     own = VirtualBoard.own
     physical_address_of = VirtualBoard.physical_address_of
     adopt = VirtualBoard.adopt
+    region_of = VirtualBoard.region_of
 
     def _address_of_ptr(self, ptr: int) -> int | None:
         host = np.frombuffer(self._host, dtype=np.uint8).ctypes.data
         alloc = self._alloc[self.default_region]
         return alloc.base + (ptr - host) if host <= ptr < host + alloc.size else None
-
-    def region_of(self, addr: int, length: int = 1) -> str:
-        for name, base, size in self.regions:
-            if base <= addr and addr + length <= base + size:
-                return name
-        raise ValueError(f"0x{addr:x}+{length} is not inside the DMA buffer ("
-                         + ", ".join(f"{n} 0x{b:x}-0x{b + s - 1:x}" for n, b, s in self.regions) + ")")
 
     def view(self, addr: int, nbytes: int) -> np.ndarray:
         alloc = self._alloc[self.region_of(addr, nbytes)]
