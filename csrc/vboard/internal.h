@@ -227,6 +227,12 @@ uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
 /* A data-mover write burst: its write response (B), early if the port answers on acceptance (ic.early_bresp). */
 uint64_t vb_ic_write_burst(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
 
+/* mem/ddrc.c: the DDR controller.  Every master's DRAM request enters through its port;
+ * returns its first data (read) / data accepted (write), *t_done its last data / write response. */
+enum vb_ddrc_port { VB_PORT_CPU, VB_PORT_PL, VB_PORT_COUNT };
+uint64_t vb_ddrc_request(vb_board *b, enum vb_ddrc_port port, uint64_t t_arrive, uint64_t addr, uint32_t len,
+			 bool write, uint64_t *t_done);
+
 /* mem/cpuload.c: the background CPU load's requests that reach the DRAM before t */
 void vb_cpuload_init(vb_board *b);
 void vb_cpuload_until(vb_board *b, uint64_t t);

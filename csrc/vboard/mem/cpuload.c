@@ -55,7 +55,7 @@ void vb_cpuload_until(vb_board *b, uint64_t t)
 		uint64_t n = rd ? l->reads : l->writes;
 		uint64_t addr = l->base + (rd ? 0 : l->span) + (n * l->bytes) % l->span;
 		uint64_t arrive = l->next_t > b->dram.last_arrive ? l->next_t : b->dram.last_arrive;
-		vb_dram_access(&b->dram, arrive, addr, l->bytes, !rd, NULL);
+		vb_dram_access(&b->dram, arrive, addr, l->bytes, !rd, NULL);   /* the CPU port (ddrc.c merges) */
 		if (rd)
 			l->reads++;
 		else

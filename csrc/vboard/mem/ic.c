@@ -16,10 +16,6 @@ static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t arrive(vb_board *b, uint64_t t)
 {
 	b->ic_last_arrive = max64(b->ic_last_arrive, t + b->ic_request_ps);
-	if (b->load.period_ps) {    /* the CPU's requests that reach the controller first */
-		vb_cpuload_until(b, b->ic_last_arrive);
-		b->ic_last_arrive = max64(b->ic_last_arrive, b->dram.last_arrive);
-	}
 	return b->ic_last_arrive;
 }
 
@@ -35,7 +31,7 @@ static uint64_t port_data(vb_board *b, uint64_t *free, uint64_t start, uint64_t 
 
 uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64_t *done)
 {
-	uint64_t end, first = vb_dram_access(&b->dram, arrive(b, t), addr, len, false, &end);
+	uint64_t end, first = vb_ddrc_request(b, VB_PORT_PL, arrive(b, t), addr, len, false, &end);
 	first = port_data(b, &b->ic_read_free, first + b->ic_response_ps, end + b->ic_response_ps, len);
 	*done = b->ic_read_free;
 	return first;
@@ -43,7 +39,7 @@ uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64
 
 uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len)
 {
-	uint64_t end, first = vb_dram_access(&b->dram, arrive(b, t), addr, len, true, &end);
+	uint64_t end, first = vb_ddrc_request(b, VB_PORT_PL, arrive(b, t), addr, len, true, &end);
 	port_data(b, &b->ic_write_free, first, end, len);
 	return b->ic_write_free + b->ic_response_ps;
 }
