@@ -629,12 +629,17 @@ enum sg_status sg_ring_reclaim(struct sg_ring *r, struct sg_completion *out, uin
 	if (!r->n_hw)
 		return SG_OK;
 
-	invalidate_bds(r, r->reclaim, r->n_hw);
+	/* Each BD is invalidated as the walk reaches it, so a reclaim costs
+	 * O(completed BDs), never O(ring): the walk stops at the first BD the
+	 * engine has not completed. */
 	index = r->reclaim;
 	for (i = 0; i < r->n_hw; i++, index = ring_add(r, index, 1)) {
 		const volatile struct pg021_bd *b = bd_at(r, index);
-		uint32_t status = b->status;
+		uint32_t status;
 		struct sg_completion *slot;
+
+		invalidate_bds(r, index, 1);
+		status = b->status;
 
 		if (status & PG021_BD_STS_ERR_ALL) {
 			st = fail_hw(r, err, SG_E_HW, index, status, 0);

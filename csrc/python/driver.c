@@ -541,8 +541,8 @@ static PyObject *Ring_reclaim(RingObject *self, PyObject *arg)
 	RING_OK(self);
 	if (!sgpy_u64(arg, &max))
 		return NULL;
-	if (max > self->r.count)
-		max = self->r.count;
+	if (max > self->r.n_hw)      /* no more can complete: O(hardware-owned), not O(ring) */
+		max = self->r.n_hw;
 	out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(max * sizeof(struct sg_completion)));
 	if (!out)
 		return NULL;

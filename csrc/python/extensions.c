@@ -11,9 +11,11 @@ int sgpy_register_rtio(PyObject *m);         /* rtio.c */
 int sgpy_register_fetchlog(PyObject *m);     /* fetchlog.c: BD fetch log */
 int sgdma_py_linux_register(PyObject *m);    /* linux.c: the Linux user-space platform */
 int sgpy_register_pcie(PyObject *m);         /* pcie.c: the PS-PCIe DMA */
+int sgpy_register_cpuops(PyObject *m);       /* cpuops.c: the CPU's memory operations */
 
 static const sgpy_register_fn registrations[] = {
 	sgpy_register_pcie,
+	sgpy_register_cpuops,
 	sgpy_register_trace,
 	sgpy_register_rtio,
 	sgpy_register_fetchlog,

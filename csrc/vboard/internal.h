@@ -8,6 +8,7 @@
 #include "sgdma/pg021.h"
 #include "vboard.h"
 #include "bus/bus.h"
+#include "mem/cpuops.h"
 
 /* Outcome of a DMA master's access: OK, or PG021's DecErr / SlvErr. */
 enum vb_access { VB_ACC_OK = 0, VB_ACC_DECERR, VB_ACC_SLVERR };
@@ -216,6 +217,7 @@ struct vb_board {
 		unsigned bytes;
 		uint64_t reads, writes;
 	} load;
+	struct vb_cpuop_stats cpuops;   /* mem/cpuops.c: totals of the CPU's memory operations */
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
 	struct vb_pcie *pcie;      /* pcie/: PS-PCIe DMA, link, endpoint (NULL without [pcie]) */
 	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */

@@ -361,25 +361,20 @@ void vb_cpu_write32(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_ps
 	cpu_write(b, addr, value, cost_ps, true);
 }
 
-static uint64_t lines(const vb_board *b, uint64_t addr, uint64_t len)
+/* Cache maintenance by address: cfg.cache_line_ns per line of CPU time, and
+ * a clean's write-backs of the dirty lines on the CPU port (mem/cpuops.c). */
+static void cache_op(vb_board *b, enum vb_cpuop_kind kind, uint64_t addr, uint64_t len)
 {
-	uint64_t l = b->cfg.cache_line_bytes;
-	if (len == 0)
-		return 0;
-	return ((addr + len + l - 1) / l) - addr / l;
+	struct vb_cpuop op = { .kind = kind, .addr = addr, .len = len, .ns_per_line = b->cfg.cache_line_ns };
+	struct vb_cpuop_result r;
+	char err[160];
+
+	if (len == 0 || vb_cpuop_run(b, &op, &r, err, sizeof err) < 0)
+		vb_sync(b);
 }
 
-void vb_cache_clean(vb_board *b, uint64_t addr, uint64_t len)
-{
-	vb_advance_ps(b, (uint64_t)(lines(b, addr, len) * b->cfg.cache_line_ns * 1000.0 + 0.5));
-	vb_coherency_clean(b, addr, len);
-}
-
-void vb_cache_invalidate(vb_board *b, uint64_t addr, uint64_t len)
-{
-	vb_advance_ps(b, (uint64_t)(lines(b, addr, len) * b->cfg.cache_line_ns * 1000.0 + 0.5));
-	vb_coherency_invalidate(b, addr, len);
-}
+void vb_cache_clean(vb_board *b, uint64_t addr, uint64_t len) { cache_op(b, VB_CPUOP_CLEAN, addr, len); }
+void vb_cache_invalidate(vb_board *b, uint64_t addr, uint64_t len) { cache_op(b, VB_CPUOP_INVALIDATE, addr, len); }
 
 /* ---- platform ops for the driver core ------------------------------------ */
 

@@ -487,3 +487,42 @@ void vb_coherency_dma_slow(vb_board *b, uint64_t addr, uint64_t len, bool write,
 	if (b->coh && b->coh->active && len && event(b, write ? EV_DMA_WRITE : EV_DMA_READ, addr, len, t))
 		b->coh->dma_checks++;
 }
+
+/* The dirty lines of SYNC buffers in [addr, addr+len): fn(ctx, line address)
+ * for each, in address order (cpuops.c writes them back on a clean).  Lines
+ * outside registered SYNC buffers are unknown to the checker: none reported. */
+uint64_t vb_coherency_dirty_lines(vb_board *b, uint64_t addr, uint64_t len, void (*fn)(void *ctx, uint64_t line),
+				  void *ctx)
+{
+	struct vb_coherency *c = b->coh;
+	uint64_t end = addr + len, n = 0;
+
+	if (!c || !c->active || !len)
+		return 0;
+	if (end < addr)
+		end = UINT64_MAX;
+	for (size_t i = first_above(c, addr); i < c->n && c->bufs[i].base < end; i++) {
+		const struct vb_coh_buf *f = &c->bufs[i];
+		uint64_t ca = addr > f->base ? addr : f->base;
+		uint64_t ce = end < f->base + f->size ? end : f->base + f->size;
+		uint64_t lo, hi;
+
+		if (f->policy != VB_COH_SYNC || ce <= ca)
+			continue;
+		lo = (ca >> c->line_shift) - f->line0;
+		hi = ((ce - 1) >> c->line_shift) - f->line0 + 1;
+		for (uint64_t k = lo; k < hi; k++) {
+			uint64_t w = f->dirty[k / 64];
+			if (!w) {                 /* skip a clean word of 64 lines */
+				k |= 63;
+				continue;
+			}
+			if (w >> (k % 64) & 1) {
+				n++;
+				if (fn)
+					fn(ctx, (f->line0 + k) << c->line_shift);
+			}
+		}
+	}
+	return n;
+}

@@ -97,6 +97,11 @@ void vb_coherency_invalidate(vb_board *b, uint64_t addr, uint64_t len);
 /* The DMA engine read (write = false) or wrote [addr, addr+len) at time t. */
 void vb_coherency_dma_slow(vb_board *b, uint64_t addr, uint64_t len, bool write, uint64_t t);
 
+/* The dirty lines of SYNC buffers in [addr, addr+len): fn(ctx, line address) for
+ * each (fn may be NULL); returns how many.  Call before vb_coherency_clean. */
+uint64_t vb_coherency_dirty_lines(vb_board *b, uint64_t addr, uint64_t len, void (*fn)(void *ctx, uint64_t line),
+				  void *ctx);
+
 /* Violations: total count (all, even past VB_COH_MAX_STORED), the stored ones. */
 uint64_t vb_coherency_count(const vb_board *b);
 size_t vb_coherency_stored(const vb_board *b);

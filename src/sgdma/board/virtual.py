@@ -648,6 +648,31 @@ class VirtualBoard:
         logged once and counted: ``{kind: {"count": n, "last_offset": off}}``."""
         return {k: {"count": n, "last_offset": off} for k, (n, off) in self._b.dma_guest_errors().items()}
 
+    #: CPU memory operations (``cpu_op``): the C model's kinds.
+    CPU_OPS = ("read", "copy", "memset", "clean", "invalidate", "flush", "uncached_read", "uncached_write")
+
+    def cpu_op(self, kind: str, addr: int, nbytes: int, *, dst: int = 0, ns_per_line: float = 0.0,
+               ns_per_word: float = 0.0, word_bytes: int = 8, fixed_ns: float = 0.0) -> dict:
+        """One CPU operation on memory as DRAM traffic on the controller's CPU port, interleaved in
+        time with the DMA (csrc/vboard/mem/cpuops.c); the board's clock moves to its end.
+
+        ``kind``: read (line fills), copy (fills of [addr, +nbytes), write-backs at ``dst``; 0: the
+        board's CPU scratch area), memset (write-backs), clean / flush (write-backs of the lines the
+        coherency checker knows dirty), invalidate, uncached_read (one ``word_bytes`` load at a time,
+        each waiting for its data), uncached_write (posted stores, then a barrier).  ``ns_per_line``:
+        the CPU's own time per cache line; ``ns_per_word``: per uncached access beyond the DRAM's;
+        ``fixed_ns``: once.  Timing only: no byte changes.  Returns t_start_ps, t_end_ps, lines,
+        requests, read_bytes, write_bytes."""
+        if kind not in self.CPU_OPS:
+            raise ValueError(f"cpu op {kind!r}: choose {', '.join(self.CPU_OPS)}")
+        return _core.cpu_op(self._b, kind, int(addr), int(nbytes), int(dst), float(ns_per_line),
+                            float(ns_per_word), int(word_bytes), float(fixed_ns))
+
+    @property
+    def cpu_traffic(self) -> dict:
+        """Totals of the CPU's memory operations: ops, requests, read_bytes, write_bytes, busy_ps."""
+        return _core.cpu_op_stats(self._b)
+
     def dram_stats(self) -> dict:
         """DRAM counters: requests by direction (every master), row hits/misses/conflicts, refresh stalls."""
         return self._b.dram_stats()
