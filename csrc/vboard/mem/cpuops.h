@@ -35,7 +35,7 @@ struct vb_cpuop {
 	uint64_t len;
 	double ns_per_line;      /* CPU time per cache line (line / bandwidth limit, or a maintenance op) */
 	double ns_per_word;      /* uncached: CPU-side time per access, beyond the DRAM's own */
-	unsigned word_bytes;     /* uncached: bytes per access (4 or 8) */
+	unsigned word_bytes;     /* uncached: bytes per access (4, 8 or 16) */
 	double fixed_ns;         /* once per operation (a barrier, the outer cache's sync) */
 };
 

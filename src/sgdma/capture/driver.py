@@ -42,6 +42,12 @@ DROPPED_BEFORE = 1 << (SOF | EOF).bit_length()  #: samples were lost between the
 DROPPED_WITHIN = DROPPED_BEFORE << 1             #: samples were lost between two samples of this buffer
 
 MODES = ("continuous", "burst")
+#: DMA modes of capture: an SG ring of buffers, or direct-register (simple) mode swapping buffers
+#: from the interrupt handler (seed 002's custom driver).
+DMA_MODES = ("sg", "simple")
+#: What the application does with each delivered buffer (each is CPU time and DRAM traffic):
+#: nothing, read every byte, copy it, or write it to a file at the costs' file_write_mbps.
+CONSUMERS = ("none", "touch", "copy", "file")
 
 
 class CaptureError(ValueError):
@@ -88,17 +94,31 @@ def layout_of(board) -> Layout:
                   buffer_bytes=v["buffer_region_bytes"])
 
 
-def resolve_board(board, cache: str, seed: int = 0, cpu_load=None):
+def resolve_board(board, cache: str, seed: int = 0, cpu_load=None, cpu_costs: dict | None = None,
+                  dma_mode: str = "sg"):
     """A VirtualBoard for a cache policy: a preset name builds one (on the coherent port for
-    "coherent"); a VirtualBoard is checked to sit on a coherent port when "coherent" is asked."""
+    "coherent"; with the cost override ``cmo_line_ns`` as its [cpu] cache_line_ns; without the SG
+    engine for ``dma_mode="simple"``); a VirtualBoard is checked to match."""
     from sgdma.board.virtual import VirtualBoard
 
     if cache not in POLICIES:
         raise CaptureError(f"cache policy {cache!r}: choose {', '.join(POLICIES)}")
+    if dma_mode not in DMA_MODES:
+        raise CaptureError(f"dma_mode {dma_mode!r}: choose {' or '.join(DMA_MODES)}")
+    line_ns = (cpu_costs or {}).get("cmo_line_ns")
+    if isinstance(line_ns, dict):
+        line_ns = line_ns.get("value")
     if isinstance(board, VirtualBoard):
         if cpu_load:
             raise CaptureError("cpu_load applies to a board built from a preset name; build the VirtualBoard "
                                "with cpu_load=... instead")
+        if line_ns is not None and board.option("cpu.cache_line_ns") != float(line_ns):
+            raise CaptureError(f"cpu_costs cmo_line_ns = {line_ns} differs from this board's [cpu] cache_line_ns "
+                               f"({board.option('cpu.cache_line_ns')}): build the VirtualBoard with "
+                               f"options={{'cpu.cache_line_ns': {line_ns}}} or pass a preset name")
+        if board.axi_dma.include_sg != (dma_mode == "sg"):
+            raise CaptureError(f"dma_mode {dma_mode!r} needs a board built with include_sg={dma_mode == 'sg'} "
+                               f"(this one has include_sg={board.axi_dma.include_sg})")
         if cache == "coherent":
             port = coherent_port(board.preset)
             if port is None:
@@ -122,8 +142,13 @@ def resolve_board(board, cache: str, seed: int = 0, cpu_load=None):
             ports = preset_doc(board).get("port", {})
             raise CaptureError(f"board {board!r} has no coherent port (ACP/HPC) for cache policy 'coherent': "
                                f"{'its ports are ' + ', '.join(ports) if ports else 'its buffers are not in PS DDR'}")
+    options = {}
+    if line_ns is not None:
+        options["cpu.cache_line_ns"] = float(line_ns)
+    if dma_mode == "simple":
+        options["dma.include_sg"] = 0.0
     try:
-        return VirtualBoard(board, seed=seed, port=port, cpu_load=cpu_load)
+        return VirtualBoard(board, seed=seed, port=port, cpu_load=cpu_load, options=options or None)
     except ValueError as e:
         raise CaptureError(str(e)) from None
 
@@ -149,6 +174,7 @@ class CpuAccount:
         self.noise_ns = 0.0
         self.by_kind: dict[str, float] = {}
         self.counts: dict[str, int] = {}
+        self.traffic: dict[str, dict] = {}      # DRAM bytes of the CPU's memory operations, by kind
         self._wake = np.empty(0)
         self._wake_i = 0
 
@@ -179,6 +205,25 @@ class CpuAccount:
         self.by_kind[what] = self.by_kind.get(what, 0.0) + dt
         return out
 
+    def mem(self, what: str, ops, addr: int, nbytes: int, dst: int = 0) -> None:
+        """CPU work on memory (``ops``: (kind, keywords) pairs of ``TransportCosts``): DRAM traffic on
+        the CPU port, timed by the board (C), booked as busy under ``what``; the bytes each kind moves
+        are counted in ``traffic``."""
+        if nbytes <= 0:
+            return
+        self.settle()
+        for kind, kw in ops:
+            if kind == "memset":          # an uncached copy's destination lines, written back
+                r = self.board.cpu_op(kind, dst or addr, nbytes, **kw)
+            else:
+                r = self.board.cpu_op(kind, addr, nbytes, dst=dst if kind == "copy" else 0, **kw)
+            dt = (r["t_end_ps"] - r["t_start_ps"]) / 1000.0
+            self.busy_ns += dt
+            self.by_kind[what] = self.by_kind.get(what, 0.0) + dt
+            t = self.traffic.setdefault(what, {"read_bytes": 0, "write_bytes": 0})
+            t["read_bytes"] += r["read_bytes"]
+            t["write_bytes"] += r["write_bytes"]
+
     def sleep(self, ns: float) -> None:
         """Idle time: the CPU waits (no noise, not busy); pending busy time is applied first."""
         d = self.debt_ns
@@ -205,7 +250,8 @@ class CpuAccount:
 
     def summary(self) -> dict:
         return {"busy_ns": self.busy_ns, "idle_ns": self.idle_ns, "os_noise_ns": self.noise_ns,
-                "by_kind_ns": dict(sorted(self.by_kind.items())), "counts": dict(sorted(self.counts.items()))}
+                "by_kind_ns": dict(sorted(self.by_kind.items())), "counts": dict(sorted(self.counts.items())),
+                "dram_bytes": {k: dict(v) for k, v in sorted(self.traffic.items())}}
 
 
 # -- the sample counter ---------------------------------------------------------------------------
@@ -252,6 +298,20 @@ class Slot:
 
 
 # -- the driver ---------------------------------------------------------------------------------
+def app_area(board, layout: Layout) -> tuple[int, int]:
+    """Where the application's own memory lies (the copy API's destination, a consumer's copy or
+    page cache): two spans at the top of the layout's DDR region, above the buffer region and below
+    the background load's top 2 MiB.  Only its addresses matter (banks and rows of the traffic)."""
+    base, size = next((b, n) for name, b, n in board.regions if name == layout.region)
+    top = base + size - (2 << 20)
+    lo = layout.buffer_base + layout.buffer_bytes
+    span = min(8 << 20, max(0, (top - lo) // 2) // 4096 * 4096)
+    if span < 4096:
+        raise CaptureError(f"the {board.preset} region {layout.region!r} has no room above the buffer region "
+                           f"for the application's memory")
+    return top - 2 * span, span
+
+
 class CaptureDriver:
     """N armed S2MM buffers in an SG ring, IOC interrupt per buffer, buffer swapping.
 
@@ -264,8 +324,8 @@ class CaptureDriver:
 
     def __init__(self, board, buffer_bytes: int, buffers: int, cache: str = "sync", sample_bytes: int = 1,
                  seed: int = 0, cpu: str = "apu", rearm: bool = True, name: str = "rx", irq_threshold: int = 1,
-                 irq_delay_ns: float = 0.0):
-        board = resolve_board(board, cache, seed)
+                 irq_delay_ns: float = 0.0, cpu_costs: dict | None = None):
+        board = resolve_board(board, cache, seed, cpu_costs=cpu_costs, dma_mode=self.dma_mode)
         self.board, self.cache, self.name = board, cache, name
         self.irq_threshold, self.irq_delay_ns = int(irq_threshold), float(irq_delay_ns or 0.0)
         if self.irq_threshold > 1 and not self.irq_delay_ns:
@@ -276,10 +336,11 @@ class CaptureDriver:
         self.rearm_on_release = rearm
         try:
             self.model = CpuModel.for_board(board, cpu)
-            self.costs = self.model.transport(cache, board)
+            self.costs = self.model.transport(cache, board, cpu_costs)
         except ValueError as e:
             raise CaptureError(str(e)) from None
         self.layout = layout_of(board)
+        self.app_base, self.app_span = app_area(board, self.layout)
         check_geometry(board, self.layout, self.buffer_bytes, self.n, self.sample_bytes)
         self.dma = AxiDma(board)
         self.channel = self._channel()
@@ -289,12 +350,10 @@ class CaptureDriver:
         self.stride = stride
         pool_at = place(board, lay.region, lay.buffer_base, lay.buffer_base + lay.buffer_bytes,
                         stride * self.n, 64, f"{self.n} buffers of {_mb(self.buffer_bytes)}")
-        ring_at = place(board, lay.region, lay.bd_base, lay.bd_base + lay.bd_bytes, self.n * P.BD_SIZE,
-                        P.BD_ALIGN, f"a ring of {self.n} BDs")
         self.memory = board.allocate((self.n, stride), np.uint8, physical_address=pool_at)
         self.pool = self.memory[:, :self.buffer_bytes]
         self.addresses = pool_at + np.arange(self.n, dtype=np.uint64) * np.uint64(stride)
-        self.ring = self.channel.ring(self.n, physical_address=ring_at)
+        self.ring = self._make_ring(lay)
         self._coh = _checker(board)
         self._coh_ids: list[int] = []
         if self._coh is not None:
@@ -316,8 +375,27 @@ class CaptureDriver:
         self._last_isr_ps = board.now_ps
         self._ack_ns = self.model.mmio_read_ns + self.model.mmio_write_ns   # DMASR read + W1C write
 
+    dma_mode = "sg"
+
     def _channel(self):
         return self.dma.s2mm
+
+    def _make_ring(self, lay: Layout):
+        ring_at = place(self.board, lay.region, lay.bd_base, lay.bd_base + lay.bd_bytes, self.n * P.BD_SIZE,
+                        P.BD_ALIGN, f"a ring of {self.n} BDs")
+        return self.channel.ring(self.n, physical_address=ring_at)
+
+    # -- the CPU on the data -----------------------------------------------------------------------
+    def app_address(self, offset: int, which: int = 0) -> int:
+        """An address of the application's memory (``which`` 0: read() destinations, 1: the
+        consumer's), wrapping over its span."""
+        return self.app_base + which * self.app_span + offset % self.app_span
+
+    def copy_out(self, index: int, offset: int, nbytes: int, app_offset: int) -> None:
+        """read(): the CPU copies bytes of a DMA buffer to the application (fills of the buffer's lines
+        or uncached loads, write-backs of the destination)."""
+        src = int(self.addresses[index]) + offset
+        self.cpu.mem("copy", self.costs.copy_ops(True), src, nbytes, self.app_address(app_offset))
 
     # -- set-up ---------------------------------------------------------------------------------
     def start(self) -> None:

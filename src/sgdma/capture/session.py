@@ -34,7 +34,9 @@ import time
 import numpy as np
 
 from sgdma.models.cpu import POLICIES
-from sgdma.capture.driver import DROPPED_BEFORE, DROPPED_WITHIN, MODES, CaptureDriver, CaptureError, CaptureTimeout, resolve_board
+from sgdma.capture.driver import (CONSUMERS, DROPPED_BEFORE, DROPPED_WITHIN, MODES, CaptureDriver, CaptureError,
+                                  CaptureTimeout, resolve_board)
+from sgdma.capture.simple import SimpleCaptureDriver
 from sgdma.capture.transport import APIS, CopyReader, ZeroCopyReader
 
 DEFAULT_FIFO_BYTES = 8192
@@ -174,26 +176,42 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
                 cache: str = "sync", mode: str = "continuous", consumer_rate: float | None = None,
                 seconds: float | None = None, fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0,
                 verify: bool = True, stop_on_overflow: bool = False, max_buffers: int | None = None,
-                cpu_load=None, irq_threshold: int = 1, irq_delay_ns: float = 0.0) -> dict:
+                cpu_load=None, irq_threshold: int = 1, irq_delay_ns: float = 0.0, consumer: str = "none",
+                cpu_costs: dict | None = None, dma_mode: str = "sg") -> dict:
     """One capture run (see the module docstring).  ``board``: a preset name (built with ``seed``,
     on the coherent port for cache="coherent") or a VirtualBoard.  ``seconds``: virtual time of a
     continuous run (default ``default_seconds``); in burst mode a limit on the fill (default none).
     ``stop_on_overflow``: end at the first buffer flagged with lost samples (for bisection).
     ``max_buffers``: end after that many buffers.  ``cpu_load``: a background CPU load competing
     for DRAM (see VirtualBoard; preset names only).  ``irq_threshold`` / ``irq_delay_ns``: interrupt
-    coalescing (PG021 IRQThreshold / IRQDelay); the handler reclaims every completed buffer."""
+    coalescing (PG021 IRQThreshold / IRQDelay); the handler reclaims every completed buffer.
+    ``consumer``: what the application does with each buffer (CONSUMERS: none, touch, copy, file),
+    as CPU time and DRAM traffic.  ``cpu_costs``: host-path cost items replacing the preset's
+    (sgdma.models.cpu.COST_UNITS).  ``dma_mode``: "sg" (a ring of BDs) or "simple" (direct-register
+    buffer swapping from the interrupt handler, seed 002's driver; api copy = read(), zerocopy =
+    mmap + ioctl)."""
     wall0 = time.perf_counter()
-    board = resolve_board(board, cache, seed, cpu_load=cpu_load)
+    if consumer not in CONSUMERS:
+        raise CaptureError(f"consumer {consumer!r}: choose {', '.join(CONSUMERS)}")
+    board = resolve_board(board, cache, seed, cpu_load=cpu_load, cpu_costs=cpu_costs, dma_mode=dma_mode)
     check_request(board, rate, sample_bytes, fifo_bytes, consumer_rate, seconds, api, cache, mode, buffer_bytes)
-    drv = CaptureDriver(board, buffer_bytes, buffers, cache=cache, sample_bytes=sample_bytes, seed=seed,
-                        rearm=mode == "continuous", irq_threshold=irq_threshold, irq_delay_ns=irq_delay_ns)
+    driver_cls = SimpleCaptureDriver if dma_mode == "simple" else CaptureDriver
+    drv = driver_cls(board, buffer_bytes, buffers, cache=cache, sample_bytes=sample_bytes, seed=seed,
+                     rearm=mode == "continuous", irq_threshold=irq_threshold, irq_delay_ns=irq_delay_ns,
+                     cpu_costs=cpu_costs)
+    if consumer == "file" and drv.costs.file_mbps is None:
+        raise CaptureError(f"consumer 'file' needs the cost item file_write_mbps: board {board.preset!r} "
+                           f"[cpu.apu] has none; pass it in cpu_costs / --cpu-costs")
     rx = CopyReader(drv) if api == "copy" else ZeroCopyReader(drv)
     check = CounterCheck(sample_bytes) if verify else None
     cpu, costs = drv.cpu, drv.costs
     if mode == "continuous" and seconds is None:
         seconds = default_seconds(rate, sample_bytes, buffer_bytes, buffers)
     app_ns_per_byte = 0.0 if consumer_rate is None else 1e9 / consumer_rate
-    zc_read = api == "zerocopy" and consumer_rate is not None
+    zc_read = api == "zerocopy" and consumer_rate is not None and consumer == "none"
+    from_dma = api == "zerocopy"
+    consumer_ops = {"touch": lambda: [costs.load_op(from_dma)], "copy": lambda: costs.copy_ops(from_dma),
+                    "file": lambda: costs.copy_ops(from_dma, costs.file_mbps)}.get(consumer, lambda: [])()
     adc = board.adc
     rx.start()                              # arm the whole ring, then let the ADC run
     cpu.settle()
@@ -201,6 +219,7 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
     adc.start(float(rate), int(sample_bytes), int(fifo_bytes), int(buffer_bytes))
     drv.set_source(t0, rate)
     busy0, idle0 = cpu.busy_ns, cpu.idle_ns
+    traffic0 = board.cpu_traffic["read_bytes"] + board.cpu_traffic["write_bytes"]
     t_end = None if seconds is None else t0 + int(round(seconds * 1e12))
     pps = 1e12 / rate
     latencies = []
@@ -209,11 +228,16 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
     flagged = 0
     t_fill = None
 
-    def consume(data: np.ndarray, last_sample: int) -> None:
+    def consume(data: np.ndarray, last_sample: int, src: int) -> None:
         nonlocal delivered, nbytes
         n = data.size
-        if zc_read:
-            cpu.charge(costs.read_ns(n), "app_read")
+        if zc_read:                           # the application's first read, out of the DMA buffer
+            cpu.mem("app_read", [costs.load_op(True)], src, n)
+        if consumer == "file":                # write(): a system call, the copy into the page cache
+            cpu.charge(costs.syscall_ns, "syscall")
+            cpu.count("syscalls")
+        if consumer_ops:
+            cpu.mem("consumer", consumer_ops, src, n, drv.app_address(nbytes, 1))
         if check is not None:
             check.feed(data)
         cpu.settle()
@@ -237,7 +261,7 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
             slot_last = drv.held[view.index].last_sample
             if view.flags & LOST:
                 flagged += 1
-            consume(view.data, slot_last)
+            consume(view.data, slot_last, int(drv.addresses[view.index]))
             view.release()
             return True
         data = rx.read(buffer_bytes, timeout_ns=remaining_ns() if mode == "continuous" else None)
@@ -245,7 +269,7 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
             flagged += 1
         if data.size == 0:
             return False
-        consume(data, rx.last_sample)
+        consume(data, rx.last_sample, drv.app_address(nbytes))
         return data.size == buffer_bytes
 
     if mode == "continuous":
@@ -285,6 +309,7 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
     busy, idle = summary["busy_ns"] - busy0, summary["idle_ns"] - idle0
     record = {
         "board": board.preset, "api": api, "cache": cache, "mode": mode, "rate_sps": float(rate),
+        "consumer": consumer, "dma_mode": dma_mode, "interrupts": drv.irqs,
         "sample_bytes": int(sample_bytes), "buffer_bytes": int(buffer_bytes), "buffers": int(buffers),
         "fifo_bytes": int(fifo_bytes), "consumer_rate": consumer_rate, "seed": seed,
         "offered_mbps": rate * sample_bytes / 1e6,
@@ -305,7 +330,9 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
         "cpu": summary,
         "costs": {"copy_mbps": costs.copy_mbps, "read_mbps": costs.read_mbps, "syscall_ns": costs.syscall_ns,
                   "wakeup_mean_ns": costs.wakeup_mean_ns(), "cmo_line_ns": costs.cmo_line_ns,
-                  "cmo_range_ns": costs.cmo_range_ns, "cache_line_bytes": costs.cache_line_bytes},
+                  "cmo_range_ns": costs.cmo_range_ns, "cache_line_bytes": costs.cache_line_bytes,
+                  "items": costs.items()},
+        "cpu_dram_bytes": board.cpu_traffic["read_bytes"] + board.cpu_traffic["write_bytes"] - traffic0,
     }
     if mode == "burst":
         fill_s = (t_fill - t0) / 1e12

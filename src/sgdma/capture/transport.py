@@ -157,7 +157,7 @@ class CopyReader(_Rx):
             k = min(n - got, slot.nbytes - self._off)
             drv.cpu_read(slot.index, self._off, k)
             out[got:got + k] = drv.pool[slot.index, self._off:self._off + k]
-            self.cpu.charge(self.costs.copy_ns(k), "copy")
+            drv.copy_out(slot.index, self._off, k, self.bytes_delivered + got)
             got += k
             self._off += k
             sb = drv.sample_bytes

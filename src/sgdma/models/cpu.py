@@ -203,10 +203,11 @@ class CpuModel:
         return {"board": self.board, "cpu": self.name, "core": self.core, "os": self.os, "parameters": out}
 
     # -- transport (sgdma.capture) ------------------------------------------------------
-    def transport(self, policy: str, board=None) -> "TransportCosts":
+    def transport(self, policy: str, board=None, overrides: dict | None = None) -> "TransportCosts":
         """Transport costs of this CPU under a cache policy (see TransportCosts).  ``board``: the
         VirtualBoard whose effective [cpu] cache_line_ns / cache_line_bytes its C cache ops charge
-        (default: the preset's values)."""
+        (default: the preset's values).  ``overrides``: cost items replacing the preset's
+        (``check_costs``; ``cmo_line_ns`` must already be the board's)."""
         cpu = preset_doc(self.preset).get("cpu", {}) if self.preset is not None else {}
         if board is not None and hasattr(board, "option"):
             line_ns, line_bytes = board.option("cpu.cache_line_ns"), int(board.option("cpu.cache_line_bytes"))
@@ -215,7 +216,7 @@ class CpuModel:
             line_bytes = int(cpu.get("cache_line_bytes", {}).get("value", self._v["cache_line_bytes"]))
         source = ("the board's [cpu] cache_line_ns, charged per line by its C cache ops (PhysicalArray.flush/"
                   "invalidate): " + str(cpu.get("cache_line_ns", {}).get("source", "")))
-        return TransportCosts(self, policy, line_ns, line_bytes, source)
+        return TransportCosts(self, policy, line_ns, line_bytes, source, overrides)
 
     def os_noise(self, rng: np.random.Generator) -> "OsNoise":
         """Linux ticks and stalls on this CPU's busy intervals (none on bare metal)."""
@@ -235,6 +236,68 @@ COHERENT_PORTS = ("hpc", "acp")
 
 _TRANSPORT = ("memcpy_cached_mbps", "memcpy_uncached_mbps", "read_cached_mbps", "read_uncached_mbps",
               "syscall_ns", "irq_entry_ns", "isr_ns", "wakeup_ns", "wakeup_sd_ns", "cmo_range_ns")
+#: Host-path items that act through the board's memory (cpuops): the file consumer's bandwidth and
+#: the uncached word access (a preset without them cannot run those consumers / uncached loads as traffic).
+_HOST = ("file_write_mbps", "uncached_word_bytes", "uncached_path_ns")
+
+#: Every host-path cost item a user may override (``cpu_costs=`` / ``--cpu-costs FILE.toml``) and its
+#: unit.  ``cmo_line_ns`` is the board's [cpu] cache_line_ns (the C cache ops charge it per line).
+COST_UNITS = {"memcpy_cached_mbps": "MB/s", "memcpy_uncached_mbps": "MB/s", "read_cached_mbps": "MB/s",
+              "read_uncached_mbps": "MB/s", "file_write_mbps": "MB/s", "syscall_ns": "ns", "irq_entry_ns": "ns",
+              "isr_ns": "ns", "wakeup_ns": "ns", "wakeup_sd_ns": "ns", "cmo_range_ns": "ns", "cmo_line_ns": "ns",
+              "uncached_path_ns": "ns", "uncached_word_bytes": "byte"}
+
+
+class CostFileError(ValueError):
+    """A --cpu-costs file or cpu_costs= dict the host path cannot use (the key and the rule are named)."""
+
+
+def check_costs(costs: dict, where: str) -> dict:
+    """``{item: float}`` from ``{item: number | {"value": v, "unit": u}}``: unknown items, wrong units and
+    values out of range are refused naming the item and ``where`` (a file or "cpu_costs")."""
+    out = {}
+    if not isinstance(costs, dict):
+        raise CostFileError(f"{where}: expected a table of cost items, got {type(costs).__name__}")
+    for key, item in costs.items():
+        if key not in COST_UNITS:
+            raise CostFileError(f"{where}: unknown cost item {key!r}; known items: {', '.join(sorted(COST_UNITS))}")
+        unit = COST_UNITS[key]
+        if isinstance(item, dict):
+            extra = set(item) - {"value", "unit", "source"}
+            if "value" not in item or extra:
+                raise CostFileError(f"{where}: {key} must be a number or {{ value = ..., unit = \"{unit}\" }}"
+                                    + (f" (unknown fields {', '.join(sorted(extra))})" if extra else ""))
+            if "unit" in item and item["unit"] != unit:
+                raise CostFileError(f"{where}: {key} has unit {item['unit']!r}; it is in {unit!r}: convert the "
+                                    f"value to {unit}")
+            item = item["value"]
+        if isinstance(item, bool) or not isinstance(item, (int, float)) or not math.isfinite(item):
+            raise CostFileError(f"{where}: {key} = {item!r} is not a number (in {unit})")
+        low_ok = item > 0 if unit in ("MB/s", "byte") else item >= 0
+        if not low_ok:
+            raise CostFileError(f"{where}: {key} = {item!r} {unit}: must be {'> 0' if unit != 'ns' else '>= 0'}")
+        if key == "uncached_word_bytes" and item not in (4, 8, 16):
+            raise CostFileError(f"{where}: uncached_word_bytes = {item!r}: an uncached load is 4, 8 or 16 bytes")
+        out[key] = float(item)
+    return out
+
+
+def load_cost_file(path) -> dict:
+    """The cost items of a TOML file (top-level ``item = value`` or ``item = { value, unit }``, or under a
+    ``[costs]`` table); CostFileError names the file and the key on any problem."""
+    import tomllib
+    from pathlib import Path
+
+    p = Path(path)
+    try:
+        doc = tomllib.loads(p.read_text())
+    except OSError as e:
+        raise CostFileError(f"--cpu-costs {p}: cannot read it ({e.strerror or e})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise CostFileError(f"--cpu-costs {p}: not valid TOML ({e})") from None
+    if set(doc) == {"costs"} and isinstance(doc["costs"], dict):
+        doc = doc["costs"]
+    return check_costs(doc, f"--cpu-costs {p}")
 
 
 def coherent_port(preset) -> str | None:
@@ -259,10 +322,14 @@ class TransportCosts:
     """
 
     def __init__(self, model: "CpuModel", policy: str, cache_line_ns: float, cache_line_bytes: int,
-                 line_source: str):
+                 line_source: str, overrides: dict | None = None):
         if policy not in POLICIES:
             raise ValueError(f"cache policy {policy!r}: choose {', '.join(POLICIES)}")
-        v = model._v
+        self.overrides = check_costs(dict(overrides or {}), "cpu_costs")
+        v = {**model._v, **self.overrides}
+        if "cmo_line_ns" in self.overrides:
+            cache_line_ns = self.overrides["cmo_line_ns"]
+            line_source = "overridden (cpu_costs)"
         missing = [k for k in _TRANSPORT if k not in v]
         if missing:
             raise ValueError(f"board {model.board!r} [cpu.{model.name}] has no transport costs "
@@ -283,8 +350,41 @@ class TransportCosts:
         self.cmo_range_ns = float(v["cmo_range_ns"]) if self.maintenance else 0.0
         self.cmo_line_ns = float(cache_line_ns)
         self.cache_line_bytes = int(cache_line_bytes)
+        self.cached = cached
+        self.read_cached_mbps = float(v["read_cached_mbps"])
+        self.file_mbps = float(v["file_write_mbps"]) if "file_write_mbps" in v else None
+        self.uncached_word_bytes = int(v.get("uncached_word_bytes", 0)) or None
+        self.uncached_path_ns = float(v["uncached_path_ns"]) if "uncached_path_ns" in v else None
         self._line_source = line_source
         self._model = model
+        self._v = v
+
+    # -- the CPU's memory operations (board.cpu_op keyword sets) ------------------------------
+    def line_ns(self, mbps: float) -> float:
+        """CPU time per cache line at a bandwidth limit of ``mbps``."""
+        return self.cache_line_bytes * 1e3 / mbps
+
+    def _uncached(self, what: str) -> dict:
+        if self.uncached_path_ns is None or self.uncached_word_bytes is None:
+            raise ValueError(f"board {self.board!r} [cpu.{self.cpu}] lacks uncached_path_ns / uncached_word_bytes: "
+                             f"{what} out of a non-cacheable buffer needs them (add them or pass cpu_costs=)")
+        return {"ns_per_word": self.uncached_path_ns, "word_bytes": self.uncached_word_bytes}
+
+    def load_op(self, from_dma: bool) -> tuple[str, dict]:
+        """(kind, keywords) of reading every byte: of a DMA buffer (the policy's mapping) or of the
+        application's own cached memory."""
+        if from_dma and not self.cached:
+            return "uncached_read", self._uncached("reading")
+        return "read", {"ns_per_line": self.line_ns(self.read_mbps if from_dma else self.read_cached_mbps)}
+
+    def copy_ops(self, from_dma: bool, mbps: float | None = None) -> list[tuple[str, dict]]:
+        """The operations of copying out of a DMA buffer (``from_dma``) or the application's memory at
+        the copy bandwidth (``mbps``: a slower sink's, e.g. the file's): cached, one copy (fills and
+        write-backs); uncached source, its word loads then the destination's write-backs."""
+        if from_dma and not self.cached:
+            return [("uncached_read", self._uncached("copying")), ("memset", {"ns_per_line": 0.0})]
+        rate = mbps if mbps is not None else (self.copy_mbps if from_dma else self.write_mbps)
+        return [("copy", {"ns_per_line": self.line_ns(rate)})]
 
     # -- costs ------------------------------------------------------------------------------
     def copy_ns(self, nbytes: int) -> float:
@@ -323,9 +423,17 @@ class TransportCosts:
         k = (mean / sd) ** 2
         return rng.gamma(k, sd * sd / mean, count)
 
+    def items(self) -> dict:
+        """Every host-path cost item in effect ({item: value}; see COST_UNITS)."""
+        out = {k: float(self._v[k]) for k in COST_UNITS if k in self._v}
+        out["cmo_line_ns"] = self.cmo_line_ns
+        return out
+
     def describe(self) -> dict:
         p = self._model.params
-        src = {k: dict(p[k]) for k in _TRANSPORT}
+        src = {k: dict(p[k]) for k in _TRANSPORT + _HOST if k in p}
+        for k, val in self.overrides.items():
+            src[k] = {"value": val, "unit": COST_UNITS[k], "source": "overridden (cpu_costs)"}
         src["cmo_line_ns"] = {"value": self.cmo_line_ns, "unit": "ns", "source": self._line_source}
         src["cache_line_bytes"] = {"value": self.cache_line_bytes, "unit": "byte",
                                    "source": "the board's [cpu] cache_line_bytes (the lines the board charges)"}
