@@ -65,7 +65,7 @@ def cli_run(board: str = "zynq7000", rate=None, sample_bytes: int = 4, buffer_by
             api: str = "zerocopy", cache: str = "sync", mode: str = "continuous", consumer_rate=None,
             seconds: float | None = None, seed: int = 0, fifo_bytes=DEFAULT_FIFO_BYTES, buffer_size=None,
             verify: bool = True, cpu_load=None, irq_threshold: int = 1, irq_delay_ns: float = 0.0,
-            **_ignored) -> dict:
+            consumer: str = "none", cpu_costs: dict | None = None, dma_mode: str = "sg", **_ignored) -> dict:
     """One capture run (``run_capture``); ``buffer_size`` is an alias of ``buffer_bytes``."""
     r = parse_rate(rate)
     if r is None:
@@ -74,7 +74,8 @@ def cli_run(board: str = "zynq7000", rate=None, sample_bytes: int = 4, buffer_by
                       cache=cache, mode=mode, consumer_rate=parse_rate(consumer_rate),
                       seconds=None if seconds is None else float(seconds), fifo_bytes=parse_size(fifo_bytes),
                       seed=int(seed), verify=verify, cpu_load=cpu_load, irq_threshold=int(irq_threshold),
-                      irq_delay_ns=float(irq_delay_ns or 0.0))
+                      irq_delay_ns=float(irq_delay_ns or 0.0), consumer=consumer, cpu_costs=cpu_costs,
+                      dma_mode=dma_mode)
     return _clean(rec)
 
 

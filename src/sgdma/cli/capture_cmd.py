@@ -25,6 +25,14 @@ from sgdma.cli.common import SEED_MAX, OutPath, Rate, Size, Time, _write_record,
               help="buffers per IOC interrupt (PG021 IRQThreshold)")
 @click.option("--irq-delay", default=None, type=Time(),
               help="delay-timer interrupt after the last buffer, e.g. 20us (PG021 IRQDelay; needed with a threshold > 1)")
+@click.option("--consumer", type=click.Choice(["none", "touch", "copy", "file"]), default="none", show_default=True,
+              help="what the application does with each buffer: nothing, read every byte, copy it, write it to a "
+                   "file (at the costs' file_write_mbps); each is CPU time and DRAM traffic")
+@click.option("--cpu-costs", "cpu_costs", type=click.Path(dir_okay=False), default=None,
+              help="TOML file of host-path cost items replacing the preset's (e.g. syscall_ns = 2000)")
+@click.option("--dma-mode", type=click.Choice(["sg", "simple"]), default="sg", show_default=True,
+              help="sg: a BD ring of buffers; simple: direct-register buffer swapping from the interrupt handler "
+                   "(api copy = read(), zerocopy = mmap + ioctl)")
 @click.option("--sweep", type=click.Choice(["buffer-size"]), default=None,
               help="throughput and packets/s against buffer size, per API and cache policy")
 @click.option("--find-max-rate", is_flag=True, help="bisect the highest sample rate sustained without overflow")
@@ -32,9 +40,18 @@ from sgdma.cli.common import SEED_MAX, OutPath, Rate, Size, Time, _write_record,
               show_default=True, help="where --sweep writes its plot")
 @click.option("--json", "json_path", type=OutPath(), help="write the result as JSON")
 def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mode, consumer_rate, seconds, fifo_bytes,
-                seed, cpu_load, irq_threshold, irq_delay, sweep, find_max_rate, plot_dir, json_path):
+                seed, cpu_load, irq_threshold, irq_delay, consumer, cpu_costs, dma_mode, sweep, find_max_rate, plot_dir,
+                json_path):
     """Continuous S2MM capture from an ADC through a PL FIFO into DMA buffers and the application."""
     from sgdma.cli import capture as capture_cli
+    from sgdma.models.cpu import CostFileError, load_cost_file
+
+    costs = None
+    if cpu_costs is not None:
+        try:
+            costs = load_cost_file(cpu_costs)
+        except CostFileError as e:
+            raise click.UsageError(str(e))
 
     opts = dict(board=board, rate=rate, sample_bytes=sample_bytes, buffer_bytes=buffer_size, buffers=buffers,
                 api=api, cache=cache, mode=mode, consumer_rate=consumer_rate,
@@ -42,7 +59,8 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
     if fifo_bytes:
         opts["fifo_bytes"] = fifo_bytes
     run_extra = dict(cpu_load=cpu_load, irq_threshold=irq_threshold,
-                     irq_delay_ns=float(irq_delay) if irq_delay else 0.0)
+                     irq_delay_ns=float(irq_delay) if irq_delay else 0.0, consumer=consumer, cpu_costs=costs,
+                     dma_mode=dma_mode)
     try:
         if sweep:
             records = capture_cli.cli_sweep(**{**opts, "api": None, "cache": None}, plot_dir=plot_dir)  # every API, policy
@@ -67,7 +85,8 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
     click.echo(f"  overflows            {res['overflows']} samples dropped")
     click.echo(f"  throughput           {res['throughput_mbps']:.1f} MB/s to the application")
     click.echo(f"  CPU load             {res['cpu_load'] * 100:.1f} %")
-    click.echo(f"  buffers delivered    {res['buffers_delivered']}")
+    click.echo(f"  buffers delivered    {res['buffers_delivered']} ({res['interrupts']} interrupts, {dma_mode} mode)")
+    click.echo(f"  CPU DRAM traffic     {res['cpu_dram_bytes'] / 1e6:.2f} MB (consumer {consumer})")
     _write_record(json_path, "capture", res)
     exit_verdict(res["sustained"])
 
