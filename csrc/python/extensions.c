@@ -11,7 +11,7 @@ int sgpy_register_rtio(PyObject *m);         /* rtio.c */
 int sgpy_register_fetchlog(PyObject *m);     /* fetchlog.c: BD fetch log */
 int sgdma_py_linux_register(PyObject *m);    /* linux.c: the Linux user-space platform */
 int sgpy_register_pcie(PyObject *m);         /* pcie.c: the PS-PCIe DMA */
-int sgpy_register_cpuops(PyObject *m);       /* cpuops.c: the CPU's memory operations */
+int sgpy_register_cpuops(PyObject *m);       /* hostpath.c: CPU memory operations, sleep until an IRQ */
 
 static const sgpy_register_fn registrations[] = {
 	sgpy_register_pcie,

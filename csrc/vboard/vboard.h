@@ -267,6 +267,8 @@ void vb_cpu_write32(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_ps
 
 /* Interrupt lines (DMASR IRQ bits AND their enables). */
 bool vb_irq_pending(vb_board *b, enum vb_chan_id ch);
+/* Step the board until the channel's interrupt line is up (true) or no event is left before limit_ps (absolute). */
+bool vb_run_until_irq(vb_board *b, enum vb_chan_id ch, uint64_t limit_ps);
 
 /* MM2S sink: packets recorded by TLAST. */
 struct vb_packet {

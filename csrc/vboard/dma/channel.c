@@ -376,6 +376,18 @@ bool vb_irq_pending(vb_board *b, enum vb_chan_id ch)
 	return (b->ch[ch].dmasr & b->ch[ch].dmacr & PG021_SR_IRQ_ALL) != 0;
 }
 
+/* The CPU sleeps until the channel's interrupt line rises, or until limit_ps
+ * (absolute); events are stepped one by one, so "now" is the event that
+ * raised it.  False if the line is still low (no event left before the limit). */
+bool vb_run_until_irq(vb_board *b, enum vb_chan_id ch, uint64_t limit_ps)
+{
+	vb_sync(b);
+	while (!(b->ch[ch].dmasr & b->ch[ch].dmacr & PG021_SR_IRQ_ALL))
+		if (!vb_step_next(b, limit_ps))
+			return false;
+	return true;
+}
+
 void vb_get_probe(vb_board *b, enum vb_chan_id ch, struct vb_probe *out)
 {
 	vb_sync(b);

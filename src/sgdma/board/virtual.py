@@ -632,6 +632,11 @@ class VirtualBoard:
     def irq_pending(self, channel: str) -> bool:
         return self._b.irq_pending(P.channel_number(channel))
 
+    def run_until_irq(self, channel: str, limit_ps: int) -> bool:
+        """Step the board until the channel's interrupt line is up (True; now is the event that raised
+        it) or no event is left before ``limit_ps`` (absolute; False, now at the last event)."""
+        return _core.run_until_irq(self._b, P.channel_number(channel), int(limit_ps))
+
     def inject_slverr(self, addr: int, nbytes: int) -> None:
         """Make DMA accesses to [addr, addr+nbytes) answer AXI SLVERR."""
         self._b.inject_slverr(addr, nbytes)

@@ -14,13 +14,10 @@ copies, the application's processing) are accumulated by ``CpuAccount`` and appl
 interrupt line rises, then pays the interrupt entry, the handler and the scheduler's wake-up.
 One Python iteration per delivered buffer; nothing loops per BD or per sample.
 
-Finding the interrupt without stepping through time: the ADC produces sample k at
-``t0 + (k + 1) / rate`` and the S2MM takes the last sample of a buffer when it is produced, so the
-buffer after the one whose last sample was k completes no earlier than sample ``k + S`` (S samples
-per buffer); the driver sleeps to that time, then in doubling steps from 250 ns (the write and
-status write-back) until the line is up.  Samples dropped after k only make the first guess early.
-This is simulation machinery: it reads the sample counter the ADC writes (the PL's sample
-timestamp) and is not part of the modelled software's cost.
+Finding the interrupt: a sleeping reader lets the board step its events (C, ``run_until_irq``)
+until the S2MM line is up, so it wakes at the event that raised the interrupt, whatever the
+coalescing (IRQThreshold, IRQDelay) or the simple-mode swap makes that moment.  This is simulation
+machinery, not part of the modelled software's cost.
 """
 from __future__ import annotations
 
@@ -42,6 +39,9 @@ DROPPED_BEFORE = 1 << (SOF | EOF).bit_length()  #: samples were lost between the
 DROPPED_WITHIN = DROPPED_BEFORE << 1             #: samples were lost between two samples of this buffer
 
 MODES = ("continuous", "burst")
+#: A blocked reader without a deadline sleeps in steps of this much virtual time (1 ms), checking
+#: between them that something can still complete (nothing waits unbounded).
+WAIT_CHUNK_PS = 1_000_000_000
 #: DMA modes of capture: an SG ring of buffers, or direct-register (simple) mode swapping buffers
 #: from the interrupt handler (seed 002's custom driver).
 DMA_MODES = ("sg", "simple")
@@ -223,6 +223,10 @@ class CpuAccount:
             t = self.traffic.setdefault(what, {"read_bytes": 0, "write_bytes": 0})
             t["read_bytes"] += r["read_bytes"]
             t["write_bytes"] += r["write_bytes"]
+
+    def idle_since(self, t0_ps: int) -> None:
+        """The board ran from ``t0_ps`` to now while the CPU slept (settled before)."""
+        self.idle_ns += (self.board.now_ps - t0_ps) / 1000.0
 
     def sleep(self, ns: float) -> None:
         """Idle time: the CPU waits (no noise, not busy); pending busy time is applied first."""
@@ -471,24 +475,16 @@ class CaptureDriver:
             return self._isr(busy=True)
         return 0
 
-    def _predict_ps(self) -> int | None:
-        if self.source is None:
-            return None
-        t0, pps = self.source
-        target = self.track.last + self.buffer_bytes // self.sample_bytes + 1
-        return t0 + math.ceil(target * pps)
-
     def _data_can_arrive(self) -> bool:
         """Something can still fill an armed buffer: an active ADC, or data queued at the source."""
         adc = self.board.adc.report()
         return adc["active"] or adc["level"] > 0 or self.board.s2mm_source.pending > 0
 
     def _sleep_until_irq(self, deadline_ps: int | None) -> bool:
-        """Idle until the S2MM interrupt line rises (or the deadline); True if it did."""
+        """Idle until the S2MM interrupt line rises (or the deadline); True if it did.  The board
+        steps its events until the line is up, so the CPU wakes at the event that raised it."""
         b, ch = self.board, self.channel.direction
         self.cpu.settle()
-        step = 250_000
-        guess = self._predict_ps()
         while not b.irq_pending(ch):
             now = b.now_ps
             if deadline_ps is not None and now >= deadline_ps:
@@ -497,15 +493,13 @@ class CaptureDriver:
                 regs = b.dma_registers()[ch]
                 raise CaptureError(f"no buffer can complete: no ADC is producing and no stream data is queued "
                                    f"(S2MM DMASR {regs['DMASR_decoded']}); attach a source before waiting")
-            if guess is not None and guess > now:
-                target = guess
-                guess = None
-            else:
-                target = now + step
-                step *= 2
-            if deadline_ps is not None:
-                target = min(target, deadline_ps)
-            self.cpu.sleep((target - now) / 1000.0)
+            limit = deadline_ps if deadline_ps is not None else now + WAIT_CHUNK_PS
+            up = b.run_until_irq(ch, limit)
+            self.cpu.idle_since(now)
+            if up:
+                return True
+            if b.now_ps < limit:               # nothing happens before the limit: sleep through to it
+                self.cpu.sleep((limit - b.now_ps) / 1000.0)
         return True
 
     def wait_ready(self, deadline_ps: int | None = None) -> bool:

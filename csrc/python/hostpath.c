@@ -1,6 +1,7 @@
 /*
- * cpuops.c - binding of the CPU's memory operations (csrc/vboard/mem/cpuops.c):
- * one call per operation, simulated with the GIL released.
+ * hostpath.c - binding of the host path's board calls: the CPU's memory
+ * operations (csrc/vboard/mem/cpuops.c), one call per operation, and the
+ * CPU's sleep until a DMA interrupt; both simulate with the GIL released.
  */
 #include <string.h>
 
@@ -61,7 +62,24 @@ static PyObject *py_cpu_op_stats(PyObject *mod, PyObject *arg)
 			     (unsigned long long)s->busy_ps);
 }
 
+/* run_until_irq(board, channel, limit_ps) -> bool: step until the line is up or the limit */
+static PyObject *py_run_until_irq(PyObject *mod, PyObject *args)
+{
+	PyObject *o;
+	enum vb_chan_id ch;
+	uint64_t limit;
+	bool up;
+	vb_board *b;
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "OO&O&", &o, sgpy_channel, &ch, sgpy_u64, &limit) || !(b = sgpy_board(o)))
+		return NULL;
+	SGPY_SIMULATE((BoardObject *)o, up = vb_run_until_irq(b, ch, limit));
+	return PyBool_FromLong(up);
+}
+
 static PyMethodDef cpuops_methods[] = {
+	{ "run_until_irq", py_run_until_irq, METH_VARARGS,
+	  "run_until_irq(board, channel, limit_ps) -> bool: step the board until the channel's IRQ line is up" },
 	{ "cpu_op", py_cpu_op, METH_VARARGS,
 	  "cpu_op(board, kind, addr, len, dst, ns_per_line, ns_per_word, word_bytes, fixed_ns) -> dict: one CPU "
 	  "memory operation as DRAM traffic on the CPU port" },
