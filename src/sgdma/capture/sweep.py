@@ -64,11 +64,13 @@ def trial_seconds(rate: float, sample_bytes: int, buffer_bytes: int, buffers: in
 def find_max_rate(board, sample_bytes: int = 4, buffer_bytes: int = 128 << 10, buffers: int = 16,
                   api: str = "zerocopy", cache: str = "sync", mode: str = "continuous",
                   consumer_rate: float | None = None, seconds: float | None = None,
-                  fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0, rel_tol: float = 0.01) -> dict:
+                  fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0, rel_tol: float = 0.01,
+                  consumer: str = "none", cpu_costs: dict | None = None, dma_mode: str = "sg") -> dict:
     """Highest sample rate sustained without overflow (see the module docstring).
 
     ``board``: a preset name (or a VirtualBoard, whose preset is used: every trial gets a fresh
-    board).  ``seconds``: virtual time per trial (default ``trial_seconds``)."""
+    board).  ``seconds``: virtual time per trial (default ``trial_seconds``).  ``consumer``,
+    ``cpu_costs``, ``dma_mode``: as ``run_capture``."""
     wall0 = time.perf_counter()
     name = _preset(board)
     if not 0 < rel_tol < 1:
@@ -80,7 +82,8 @@ def find_max_rate(board, sample_bytes: int = 4, buffer_bytes: int = 128 << 10, b
         secs = seconds if seconds is not None else trial_seconds(rate, sample_bytes, buffer_bytes, buffers)
         r = run_capture(name, rate, sample_bytes, buffer_bytes, buffers, api=api, cache=cache, mode=mode,
                         consumer_rate=consumer_rate, seconds=secs if mode == "continuous" else seconds,
-                        fifo_bytes=fifo_bytes, seed=seed, verify=False, stop_on_overflow=True)
+                        fifo_bytes=fifo_bytes, seed=seed, verify=False, stop_on_overflow=True, consumer=consumer,
+                        cpu_costs=cpu_costs, dma_mode=dma_mode)
         ok = r["sustained"] and r["keeping_up"]
         runs.append({"rate_sps": rate, "ok": ok, "sustained": r["sustained"], "keeping_up": r["keeping_up"],
                      "overflows": r["overflows"], "cpu_load": r["cpu_load"],
@@ -121,6 +124,7 @@ def find_max_rate(board, sample_bytes: int = 4, buffer_bytes: int = 128 << 10, b
         limit = "cpu" if best is not None and best["cpu_load"] >= 0.9 else "dma"
     return {"board": name, "api": api, "cache": cache, "mode": mode, "sample_bytes": sample_bytes,
             "buffer_bytes": buffer_bytes, "buffers": buffers, "consumer_rate": consumer_rate, "seed": seed,
+            "consumer": consumer, "dma_mode": dma_mode,
             "fifo_bytes": fifo_bytes, "max_rate_sps": lo, "max_mbps": lo * sample_bytes / 1e6,
             "pps": lo * sample_bytes / buffer_bytes, "limit": limit, "stream_limit_sps": top,
             # the same under the names sweep tables use
@@ -148,7 +152,8 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
                       buffers: int = 16, mode: str = "continuous", consumer_rate: float | None = None,
                       fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0, rel_tol: float = 0.02,
                       seconds: float | None = None, jobs: int = 1, skip_unsupported: bool = True,
-                      executor=None) -> list[dict]:
+                      executor=None, consumer: str = "none", cpu_costs: dict | None = None,
+                      dma_mode: str = "sg") -> list[dict]:
     """Sustained MB/s and packets/s per buffer size, API and cache policy (``find_max_rate`` per point).
 
     A policy the board cannot do (``coherent`` without an ACP/HPC port, e.g. zcu111's PL DDR) is
@@ -167,14 +172,15 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
     usable = []
     for c in caches:
         try:
-            resolve_board(name, c)
+            resolve_board(name, c, dma_mode=dma_mode)
         except CaptureError:
             if not skip_unsupported:
                 raise
             continue
         usable.append(c)
     kw = dict(sample_bytes=sample_bytes, buffers=buffers, mode=mode, consumer_rate=consumer_rate,
-              fifo_bytes=fifo_bytes, seed=seed, rel_tol=rel_tol, seconds=seconds)
+              fifo_bytes=fifo_bytes, seed=seed, rel_tol=rel_tol, seconds=seconds, consumer=consumer,
+              cpu_costs=cpu_costs, dma_mode=dma_mode)
     # refuse bad geometry before any worker starts
     from sgdma.board.virtual import VirtualBoard
     from sgdma.capture.driver import check_geometry, layout_of

@@ -55,12 +55,12 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
 
     opts = dict(board=board, rate=rate, sample_bytes=sample_bytes, buffer_bytes=buffer_size, buffers=buffers,
                 api=api, cache=cache, mode=mode, consumer_rate=consumer_rate,
-                seconds=None if seconds is None else seconds / 1e9, seed=seed)
+                seconds=None if seconds is None else seconds / 1e9, seed=seed, consumer=consumer, cpu_costs=costs,
+                dma_mode=dma_mode)
     if fifo_bytes:
         opts["fifo_bytes"] = fifo_bytes
     run_extra = dict(cpu_load=cpu_load, irq_threshold=irq_threshold,
-                     irq_delay_ns=float(irq_delay) if irq_delay else 0.0, consumer=consumer, cpu_costs=costs,
-                     dma_mode=dma_mode)
+                     irq_delay_ns=float(irq_delay) if irq_delay else 0.0)
     try:
         if sweep:
             records = capture_cli.cli_sweep(**{**opts, "api": None, "cache": None}, plot_dir=plot_dir)  # every API, policy
