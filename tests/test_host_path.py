@@ -240,3 +240,20 @@ def test_cost_file_overrides_through_the_cli(tmp_path):
 def test_check_costs_names_where():
     with pytest.raises(CostFileError, match="cpu_costs: unknown cost item 'x'"):
         check_costs({"x": 1}, "cpu_costs")
+
+
+@pytest.mark.parametrize("cache", ["sync", "uncached"])
+def test_playback_copy_reaches_dram_once_per_byte(cache):
+    """write() into a DMA buffer: the application's bytes are read (line fills) and reach DRAM once,
+    by the clean's write-backs of the dirty lines (sync) or by the stores themselves (uncached)."""
+    from sgdma.capture.transport import open_tx
+
+    b = sgdma.VirtualBoard(BOARD)
+    tx = open_tx(b, 4096, 4, cache=cache, api="copy")
+    before = dict(b.cpu_traffic)
+    n = 3 * 4096
+    assert tx.write(np.arange(n, dtype=np.uint8)) == n
+    tx.drain(1e7)
+    after = b.cpu_traffic
+    assert after["read_bytes"] - before["read_bytes"] == n
+    assert after["write_bytes"] - before["write_bytes"] == n

@@ -35,7 +35,7 @@ from sgdma.hw import pg021 as P
 from sgdma.models.cpu import CpuModel
 from sgdma.driver.axidma import AxiDma
 from sgdma.capture.driver import (DROPPED_BEFORE, DROPPED_WITHIN, EOF, SOF, CaptureDriver, CaptureError, CaptureTimeout,
-                     CpuAccount, _checker, _mb, check_geometry, layout_of, place, resolve_board)
+                     CpuAccount, _checker, _mb, app_area, check_geometry, layout_of, place, resolve_board)
 
 APIS = ("copy", "zerocopy")
 
@@ -242,6 +242,7 @@ class PlaybackDriver:
         except ValueError as e:
             raise CaptureError(str(e)) from None
         self.layout = lay = layout_of(board)
+        self.app_base, self.app_span = app_area(board, lay)
         check_geometry(board, lay, self.buffer_bytes, self.n, 1)
         self.dma = AxiDma(board)
         self.channel = self.dma.mm2s
@@ -325,6 +326,19 @@ class PlaybackDriver:
             self.cpu.settle()
             self._coh.cpu_write(self.pool[index, :nbytes])
 
+    def copy_in(self, index: int, nbytes: int, app_offset: int) -> None:
+        """write(): the CPU copies the application's bytes into a DMA buffer at the copy bandwidth.
+        Cached ("sync", "coherent"): line fills of the source; the buffer's lines stay dirty in the
+        cache and leave with the clean (write-backs of the dirty lines).  Uncached: the stores go
+        out too, a write-back per line (write-combined)."""
+        src = self.app_base + app_offset % self.app_span
+        rate_ns = self.costs.line_ns(self.costs.write_mbps)
+        if self.costs.cached:
+            self.cpu.mem("copy", [("read", {"ns_per_line": rate_ns})], src, nbytes)
+        else:
+            self.cpu.mem("copy", [("copy", {"ns_per_line": rate_ns})], src, nbytes,
+                         int(self.memory[index].physical_address))
+
     def clean(self, index: int, nbytes: int) -> None:
         if self.costs.maintenance and nbytes > 0:
             self.cpu.charge(self.costs.cmo_range_ns, "cache_maintenance")
@@ -404,7 +418,7 @@ class CopyWriter(_Tx):
             k = min(drv.buffer_bytes, src.size - done)
             drv.pool[i, :k] = src[done:done + k]
             drv.cpu_write(i, k)
-            self.cpu.charge(self.costs.write_ns(k), "copy")
+            drv.copy_in(i, k, self.bytes_written + done)
             drv.clean(i, k)
             drv.submit(i, k)
             done += k
