@@ -158,8 +158,9 @@ def test_copy_consumer_adds_twice_the_bytes_of_dram_traffic():
     assert copy["cpu_load"] > none["cpu_load"]
 
 
-def test_file_consumer_writes_at_the_file_bandwidth():
-    r = run_capture(BOARD, 2e6, 4, 64 << 10, 8, api="zerocopy", cache="sync", seconds=0.02, consumer="file",
+@pytest.mark.parametrize("cache", ["sync", "uncached"])
+def test_file_consumer_writes_at_the_file_bandwidth(cache):
+    r = run_capture(BOARD, 2e6, 4, 64 << 10, 8, api="zerocopy", cache=cache, seconds=0.02, consumer="file",
                     cpu_costs={"file_write_mbps": 50.0})
     line = r["costs"]["cache_line_bytes"]
     expect = r["buffers_delivered"] * (64 << 10) // line * line * 1e3 / 50.0
@@ -235,6 +236,15 @@ def test_cost_file_overrides_through_the_cli(tmp_path):
     rec = json.loads(out.read_text())
     rec = rec.get("result", rec)
     assert rec["costs"]["syscall_ns"] == 2500.0 and rec["dma_mode"] == "simple" and rec["consumer"] == "touch"
+
+
+def test_bad_cpu_costs_dict_is_refused_by_name():
+    with pytest.raises(ValueError, match="cmo_line_ns = 'abc' is not a number"):
+        run_capture(BOARD, 1e6, 4, 4096, 4, seconds=0.001, cpu_costs={"cmo_line_ns": "abc"})
+    with pytest.raises(ValueError, match="consumer 'bogus'"):
+        run_capture(BOARD, 1e6, 4, 4096, 4, seconds=0.001, consumer="bogus")
+    with pytest.raises(ValueError, match="dma_mode 'dr'"):
+        run_capture(BOARD, 1e6, 4, 4096, 4, seconds=0.001, dma_mode="dr")
 
 
 def test_check_costs_names_where():

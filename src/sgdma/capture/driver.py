@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sgdma.hw import pg021 as P
-from sgdma.models.cpu import POLICIES, CpuModel, TransportCosts, coherent_port, preset_doc, presets
+from sgdma.models.cpu import POLICIES, CpuModel, TransportCosts, check_costs, coherent_port, preset_doc, presets
 from sgdma.driver.axidma import AxiDma
 from sgdma.hw.layout import Layout
 
@@ -105,9 +105,10 @@ def resolve_board(board, cache: str, seed: int = 0, cpu_load=None, cpu_costs: di
         raise CaptureError(f"cache policy {cache!r}: choose {', '.join(POLICIES)}")
     if dma_mode not in DMA_MODES:
         raise CaptureError(f"dma_mode {dma_mode!r}: choose {' or '.join(DMA_MODES)}")
-    line_ns = (cpu_costs or {}).get("cmo_line_ns")
-    if isinstance(line_ns, dict):
-        line_ns = line_ns.get("value")
+    try:
+        line_ns = check_costs(dict(cpu_costs or {}), "cpu_costs").get("cmo_line_ns")
+    except ValueError as e:
+        raise CaptureError(str(e)) from None
     if isinstance(board, VirtualBoard):
         if cpu_load:
             raise CaptureError("cpu_load applies to a board built from a preset name; build the VirtualBoard "

@@ -381,8 +381,9 @@ class TransportCosts:
         """The operations of copying out of a DMA buffer (``from_dma``) or the application's memory at
         the copy bandwidth (``mbps``: a slower sink's, e.g. the file's): cached, one copy (fills and
         write-backs); uncached source, its word loads then the destination's write-backs."""
-        if from_dma and not self.cached:
-            return [("uncached_read", self._uncached("copying")), ("memset", {"ns_per_line": 0.0})]
+        if from_dma and not self.cached:      # a slower sink paces the destination's writes
+            return [("uncached_read", self._uncached("copying")),
+                    ("memset", {"ns_per_line": self.line_ns(mbps) if mbps is not None else 0.0})]
         rate = mbps if mbps is not None else (self.copy_mbps if from_dma else self.write_mbps)
         return [("copy", {"ns_per_line": self.line_ns(rate)})]
 
