@@ -17,6 +17,8 @@ def test_c_reader_matches_toml(name):
         assert source.strip(), f"{name}: {key} has no source"
         if key.startswith(("layout.", "port.", "cpu.apu.", "cpu.rpu.", "irq.")):   # read by the Python layers only
             continue
+        if isinstance(value, str):                  # documentation (dram.standard, dram.device): C reads numbers
+            continue
         assert board.option(key) == pytest.approx(float(value)), key
 
 

@@ -57,7 +57,8 @@ def path(preset: str | Path) -> Path:
         return _follow(p)
     candidate = directory() / f"{preset}.toml"
     if not candidate.exists():
-        raise ValueError(f"unknown board preset {preset!r}: choose one of {', '.join(names())} or give a .toml file")
+        raise ValueError(f"unknown board preset {preset!r}: choose one of {', '.join(names())} "
+                         "(sgdma info --board lists them) or give a .toml file")
     return _follow(candidate)
 
 
