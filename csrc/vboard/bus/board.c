@@ -363,10 +363,9 @@ void vb_cpu_write32(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_ps
 
 /* Cache maintenance by address: cfg.cache_line_ns per line of CPU time, and
  * a clean's write-backs of the dirty lines on the CPU port (mem/cpuops.c). */
-static void cache_op(vb_board *b, enum vb_cpuop_kind kind, uint64_t addr, uint64_t len, bool written)
+static void cache_op(vb_board *b, enum vb_cpuop_kind kind, uint64_t addr, uint64_t len)
 {
-	struct vb_cpuop op = { .kind = kind, .addr = addr, .len = len, .ns_per_line = b->cfg.cache_line_ns,
-			       .written = written };
+	struct vb_cpuop op = { .kind = kind, .addr = addr, .len = len, .ns_per_line = b->cfg.cache_line_ns };
 	struct vb_cpuop_result r;
 	char err[160];
 
@@ -374,11 +373,8 @@ static void cache_op(vb_board *b, enum vb_cpuop_kind kind, uint64_t addr, uint64
 		vb_sync(b);
 }
 
-void vb_cache_clean(vb_board *b, uint64_t addr, uint64_t len) { cache_op(b, VB_CPUOP_CLEAN, addr, len, false); }
-void vb_cache_invalidate(vb_board *b, uint64_t addr, uint64_t len)
-{
-	cache_op(b, VB_CPUOP_INVALIDATE, addr, len, false);
-}
+void vb_cache_clean(vb_board *b, uint64_t addr, uint64_t len) { cache_op(b, VB_CPUOP_CLEAN, addr, len); }
+void vb_cache_invalidate(vb_board *b, uint64_t addr, uint64_t len) { cache_op(b, VB_CPUOP_INVALIDATE, addr, len); }
 
 /* ---- platform ops for the driver core ------------------------------------ */
 
@@ -386,13 +382,11 @@ static uint32_t ops_read32(void *ctx, uint64_t reg) { return vb_read32(ctx, reg)
 static void ops_write32(void *ctx, uint64_t reg, uint32_t v) { vb_write32(ctx, reg, v); }
 static void ops_barrier(void *ctx) { (void)ctx; }
 
-/* The driver core cleans only descriptors it has just written (BDs, PCIe
- * queue elements): their lines go to DRAM as write-backs on the CPU port. */
 static void ops_clean(void *ctx, const void *cpu, size_t len)
 {
 	uint64_t a = vb_mem_addr(ctx, cpu);
-	if (a != SG_NO_DEV_ADDR && len)
-		cache_op(ctx, VB_CPUOP_CLEAN, a, len, true);
+	if (a != SG_NO_DEV_ADDR)
+		vb_cache_clean(ctx, a, len);
 }
 
 static void ops_invalidate(void *ctx, const void *cpu, size_t len)

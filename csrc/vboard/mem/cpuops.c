@@ -184,12 +184,8 @@ int vb_cpuop_run(vb_board *b, const struct vb_cpuop *op, struct vb_cpuop_result 
 	case VB_CPUOP_FLUSH:
 	case VB_CPUOP_INVALIDATE: {
 		struct wb_ctx w = { .o = &o, .t0 = t0, .first_line = op->addr / line, .ps_per_line = pl, .line = line };
-		if (op->kind == VB_CPUOP_CLEAN && op->written) {   /* descriptors: every line, posted */
-			for (k = 0; k < n; k++)
-				request(&o, t0 + (uint64_t)((double)k * pl + 0.5), (op->addr / line + k) * line, line, true);
-		} else if (op->kind != VB_CPUOP_INVALIDATE) {      /* only dirty lines go to memory */
+		if (op->kind != VB_CPUOP_INVALIDATE)   /* only dirty lines go to memory */
 			vb_coherency_dirty_lines(b, op->addr, op->len, write_back, &w);
-		}
 		if (op->kind == VB_CPUOP_INVALIDATE)
 			vb_coherency_invalidate(b, op->addr, op->len);
 		else

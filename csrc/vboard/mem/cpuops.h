@@ -11,7 +11,6 @@
 #ifndef SGDMA_VBOARD_CPUOPS_H
 #define SGDMA_VBOARD_CPUOPS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,8 +37,6 @@ struct vb_cpuop {
 	double ns_per_word;      /* uncached: CPU-side time per access, beyond the DRAM's own */
 	unsigned word_bytes;     /* uncached: bytes per access (4, 8 or 16) */
 	double fixed_ns;         /* once per operation (a barrier, the outer cache's sync) */
-	bool written;            /* clean: the CPU just wrote the whole range (descriptors): every line is
-				  * dirty, written back, posted (the checker knows nothing of these lines) */
 };
 
 struct vb_cpuop_result {
