@@ -35,7 +35,7 @@ def test_layout_fits_its_region(name):
 def test_every_timing_number_says_where_it_came_from(name):
     for key, value, unit, source in presets.entries(presets.load(name)):
         if unit in ("ns", "MHz", "clock"):
-            words = ("calibrated", "assumed", "PG021", "S0", "UG", "ideal", "TRM", "artiq-rtio", "seed 001", "JESD")
+            words = ("calibrated", "assumed", "PG021", "S0", "UG", "ideal", "TRM", "artiq-rtio", "seed 001", "JESD", "zynq-memory-system")
             assert any(w in source for w in words), f"{name}: {key}: {source!r}"
 
 
