@@ -226,7 +226,7 @@ struct vb_board {
 uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64_t *done);
 uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
 /* A data-mover write burst: its write response (B), early if the port answers on acceptance (ic.early_bresp). */
-uint64_t vb_ic_write_burst(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
+uint64_t vb_ic_write_burst(vb_board *b, uint64_t t, uint64_t t_wlast, uint64_t addr, uint32_t len);
 
 /* mem/ddrc.c: the DDR controller.  Every master's DRAM request enters through its port;
  * returns its first data (read) / data accepted (write), *t_done its last data / write response. */
