@@ -37,7 +37,7 @@ uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64
 	return first;
 }
 
-/* A write reaches the controller once its data has: the W beats cross the
+/* A data-mover burst reaches the controller once its data has: the W beats cross the
  * port's write channel (at its width and clock, from AW or from the master's
  * last beat, whichever is later) and the controller takes the write into its
  * queue with its data (UG585 p.296: DDRI's write RAM holds a write's data;
@@ -55,9 +55,15 @@ static uint64_t write_at(vb_board *b, uint64_t t, uint64_t t_wlast, uint64_t add
 	return end + b->ic_response_ps;
 }
 
+/* A single write whose data travel with its address (BD status words, CPU
+ * stores, the RTIO and PCIe masters): the port carries the data as the DRAM
+ * takes it (cut-through), as before the write queue was modelled; the ZCU111
+ * figures rest on this path. */
 uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len)
 {
-	return write_at(b, t, t, addr, len);
+	uint64_t end, first = vb_ddrc_request(b, VB_PORT_PL, arrive(b, t), addr, len, true, &end);
+	port_data(b, &b->ic_write_free, first, end, len);
+	return b->ic_write_free + b->ic_response_ps;
 }
 
 /* A data-mover write burst whose last W beat leaves the master at t_wlast.
