@@ -151,7 +151,7 @@ static uint64_t grant(vb_board *b, unsigned port, const struct vb_ddrc_req *r, u
 		if (lat > s->max_read_latency_ps)
 			s->max_read_latency_ps = lat;
 	}
-	if (c->p.scheme) {
+	if (c->p.scheme && b->load.period_ps) {       /* the arbiter's state matters only with a lazy master */
 		unsigned st = store_of(c, port, r->write);
 		if (critical(c, st, r, g) && ++c->crit_served[st] >= c->p.run_length[st]) {
 			c->crit_served[st] = 0;
