@@ -86,7 +86,7 @@ static const struct key keys[] = {
 	DBL("dram.efficiency_cap", dram.efficiency_cap),
 	UINT("dram.enabled", dram.enabled),
 	UINT("ddrc.scheme", ddrc.scheme),
-	DBL("ddrc.clock_mhz", ddrc.clock_mhz),
+	DBL("ddrc.clock_ratio", ddrc.clock_ratio),
 	UINT("ddrc.aging", ddrc.aging),
 	UINT("ddrc.cpu_rd_priority", ddrc.rd_priority[VB_PORT_CPU]),
 	UINT("ddrc.cpu_wr_priority", ddrc.wr_priority[VB_PORT_CPU]),

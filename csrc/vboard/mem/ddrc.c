@@ -20,8 +20,9 @@ int vb_ddrc_check(const struct vb_ddrc_params *p, char *err, size_t n)
 		     "stores)", p->scheme);
 	if (p->scheme == 0)
 		return 0;
-	if (!(p->clock_mhz > 0) || p->clock_mhz > 10000)
-		FAIL("ddrc.clock_mhz = %g: the arbiter counters' clock must be in (0, 10000] MHz", p->clock_mhz);
+	if (!(p->clock_ratio >= 0.125 && p->clock_ratio <= 8))
+		FAIL("ddrc.clock_ratio = %g: the controller clock over the DRAM clock must be in [0.125, 8] (Zynq-7000: "
+		     "1, a 1:2 controller: 0.5)", p->clock_ratio);
 	if (p->aging != 1)
 		FAIL("ddrc.aging = %u: scheme 1 needs aging on (1); without it a low-priority port can starve without "
 		     "bound (UG585 p.301 recommends aging on); use ddrc.scheme = 0 for in-order service", p->aging);
@@ -52,7 +53,7 @@ void vb_ddrc_init(vb_board *b)
 	struct vb_ddrc *c = &b->ddrc;
 
 	*c = (struct vb_ddrc){ .p = b->cfg.ddrc };
-	c->clk_ps = c->p.clock_mhz > 0 ? (uint64_t)(1e6 / c->p.clock_mhz + 0.5) : 1;
+	c->clk_ps = c->p.clock_ratio > 0 ? (uint64_t)(b->cfg.dram.tck_ns * 1e3 / c->p.clock_ratio + 0.5) : 1;
 	if (!c->clk_ps)
 		c->clk_ps = 1;
 	for (unsigned i = 0; i < VB_PORT_COUNT; i++)

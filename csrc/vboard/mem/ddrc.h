@@ -20,7 +20,8 @@
  * (the DRAM's bus_free, "bus ready").  A queued request that can be granted
  * before the eager one arrives is granted; otherwise both wait at
  * D = max(eager arrival, bus ready) and the arbiter picks:
- *   aging counter  cnt = max(0, priority - clocks waited) (clock_mhz), where
+ *   aging counter  cnt = max(0, priority - clocks waited), clocks of the
+ *                  controller (clock_ratio x the DRAM clock 1 / dram.tck_ns), where
  *                  a port waits from max(its request's arrival, its previous
  *                  grant in that direction): a grant reloads the counter;
  *   read vs write  (stages 2 and 3) the store of the other direction wins if
@@ -64,7 +65,7 @@ enum vb_ddrc_store { VB_STORE_LPR, VB_STORE_HPR, VB_STORE_WR, VB_STORE_COUNT };
 
 struct vb_ddrc_params {
 	unsigned scheme;                           /* 0 in order (FCFS), 1 arbitrated */
-	double clock_mhz;                          /* the aging and starvation counters' clock */
+	double clock_ratio;                        /* the counters' clock / the DRAM clock (1 / tCK) */
 	unsigned aging;                            /* must be 1 in scheme 1 */
 	unsigned rd_priority[VB_PORT_COUNT];       /* 10-bit start values, 0 = highest */
 	unsigned wr_priority[VB_PORT_COUNT];
