@@ -229,15 +229,17 @@ def test_characterize_cli_cpu_load(tmp_path):
     assert bad.exit_code == 2 and "--cpu-load" in bad.output
 
 
-def test_plan_cpu_load_is_recorded_and_can_turn_the_verdict():
-    """480 MB/s of gates with 1.2x margin need 576 MB/s; the PYNQ-Z2's DDR3 (about 2020 MB/s less refresh)
-    has 520 MB/s left beside a 1500 MB/s copy loop."""
+def test_plan_cpu_load_is_recorded_and_costs_the_dma():
+    """480 MB/s of gates with 1.2x margin need 576 MB/s on the PYNQ-Z2 (about 2020 MB/s of DDR3 less refresh).
+    A 1500 MB/s copy loop oversubscribes the bus, but with Vivado's equal port priorities the DDR controller
+    (ddrc.c) does not hand the CPU its whole rate: the aging arbiter shares grants, so the DMA is slowed (its
+    requests wait behind the CPU's) without the copy loop's open-loop rate being subtracted from it."""
     from sgdma.experiments import plan as pl
 
     quiet = pl.plan(100.0, 48, board="pynq-z2", trials=2)
     busy = pl.plan(100.0, 48, board="pynq-z2", trials=2, cpu_load="1500MB/s")
     assert quiet.feasible and quiet.cpu_load_mbps == 0
-    assert not busy.feasible and busy.cpu_load_mbps == 1500.0 and "CPU load of 1500 MB/s" in busy.reason
+    assert busy.cpu_load_mbps == 1500.0 and "CPU load of 1500 MB/s" in busy.reason
     assert busy.achieved_mbps < quiet.achieved_mbps
 
 
