@@ -261,3 +261,26 @@ def test_zynqmp_hpr_reads_beat_best_effort_reads():
     o = b.option
     slack = o("dram.tras_ns") + o("dram.trp_ns") + o("dram.trcd_ns") + 4 * o("dram.tck_ns")
     assert _mean_read_latency_ns(hpr["pl"]) <= _mean_read_latency_ns(quiet["pl"]) + slack
+
+
+def test_in_order_controller_throttles_a_load_above_the_dram_peak():
+    """Scheme 0 (in order) still has the CPU port's bounded FIFO: a load asking twice the DRAM's peak cannot build a
+    backlog that every later DMA request waits behind.  A DMA read then waits at most for the FIFO's requests ahead
+    of it (depth x one line on the bus, with row changes), not for the whole excess the load asked for."""
+    probe, _ = _board(**{"ddrc.scheme": 0})
+    overload = 2 * _peak_mbps(probe)
+    b, d = _board(cpu_load=overload, **{"ddrc.scheme": 0})
+    nbytes = 1 << 20
+    t_ns = _mm2s(b, d, nbytes)
+    o = b.option
+    depth = o("ddrc.cpu_queue")
+    line_ns = o("cpu.cache_line_bytes") / (_peak_mbps(b) * 1e-3)
+    row_change_ns = o("dram.tras_ns") + o("dram.trp_ns") + o("dram.trcd_ns")
+    bursts = nbytes / _burst_bytes(b)
+    quiet_b, quiet_d = _board(**{"ddrc.scheme": 0})
+    quiet = _mm2s(quiet_b, quiet_d, nbytes)
+    # each burst waits behind at most a full FIFO; an unbounded backlog would grow with the transfer's duration
+    assert t_ns <= quiet + bursts * depth * (line_ns + row_change_ns)
+    # ... and the load was throttled to what the bus could take, not served at the rate asked
+    granted = _ports(b)["cpu"]["bytes"] / (t_ns * 1e-3)                            # MB/s
+    assert granted < _peak_mbps(b)

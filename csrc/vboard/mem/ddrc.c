@@ -18,6 +18,8 @@ int vb_ddrc_check(const struct vb_ddrc_params *p, char *err, size_t n)
 	if (p->scheme > 1)
 		FAIL("ddrc.scheme = %u: must be 0 (in order) or 1 (arbitrated: per-port queues, aging, read/write "
 		     "stores)", p->scheme);
+	if (p->cpu_queue > VB_DDRC_QMAX)
+		FAIL("ddrc.cpu_queue = %u: the CPU port holds 1 .. %u requests", p->cpu_queue, VB_DDRC_QMAX);
 	if (p->scheme == 0)
 		return 0;
 	if (!(p->clock_ratio >= 0.125 && p->clock_ratio <= 8))
@@ -195,6 +197,21 @@ static void grant_queued(vb_board *b)
 	grant(b, VB_PORT_CPU, &r, NULL);
 }
 
+/* In order, the CPU port's FIFO still bounds the load: request k + depth
+ * issues no earlier than request k leaves the FIFO (its data starts), so a
+ * load above the DRAM's peak is throttled instead of queueing without bound
+ * ahead of every later DMA request.  depth = ddrc.cpu_queue, or the model's
+ * limit when a preset has no [ddrc] table. */
+static void hold_in_order(vb_board *b, uint64_t started)
+{
+	struct vb_ddrc *c = &b->ddrc;
+	const unsigned depth = c->p.cpu_queue ? c->p.cpu_queue : VB_DDRC_QMAX;
+
+	c->started[c->n_started++ % depth] = started;
+	if (c->n_started >= depth)
+		vb_cpuload_stall(b, c->started[c->n_started % depth]);
+}
+
 uint64_t vb_ddrc_request(vb_board *b, enum vb_ddrc_port port, uint64_t t_arrive, uint64_t addr, uint32_t len,
 			 bool write, uint64_t *t_done)
 {
@@ -206,7 +223,7 @@ uint64_t vb_ddrc_request(vb_board *b, enum vb_ddrc_port port, uint64_t t_arrive,
 		return grant(b, port, &r, t_done);
 	if (!c->p.scheme) {                          /* in order: the load's earlier requests first */
 		while (vb_cpuload_take(b, t_arrive, &h))
-			grant(b, VB_PORT_CPU, &h, NULL);
+			hold_in_order(b, grant(b, VB_PORT_CPU, &h, NULL));
 		return grant(b, port, &r, t_done);
 	}
 	for (;;) {

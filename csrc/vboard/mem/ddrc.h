@@ -95,6 +95,8 @@ struct vb_ddrc {
 	uint64_t clk_ps;                           /* counter clock period (ps) */
 	struct vb_ddrc_req q[VB_DDRC_QMAX];        /* the CPU port's held lazy requests (ring) */
 	unsigned q_head, q_n;
+	uint64_t started[VB_DDRC_QMAX];            /* scheme 0: data start of the CPU's last requests (ring) */
+	uint64_t n_started;
 	uint64_t last_grant[VB_PORT_COUNT][2];     /* [port][write]: last grant time (counter reload) */
 	unsigned last_port;
 	bool last_write;
