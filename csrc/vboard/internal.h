@@ -62,6 +62,7 @@ struct vb_mm2s {
 	uint64_t t_floor;         /* no event before the last one handled */
 	uint64_t t_next;          /* cached next event, valid while next_valid */
 	bool next_valid;          /* cleared by every change of the pipeline */
+	uint8_t next_unit;        /* which unit owns t_next (enum in sg.c), valid with it */
 };
 
 struct vb_chan {
