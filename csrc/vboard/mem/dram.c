@@ -203,30 +203,6 @@ struct portion {
 };
 
 /*
- * True when every bank of the portion (lap banks from chunk c0, bursts from
- * p0) has `row` open and each piece's first CAS can be early enough for its
- * data to start where the data bus reaches it: then no piece moves the
- * stream, which is what the piece loop of portion() would conclude, cheaper.
- */
-static bool streams_on_open_rows(const struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t c0, unsigned lap,
-				 uint64_t row, uint64_t base, uint64_t lat)
-{
-	const unsigned cs = d->chunk_shift;
-
-	for (unsigned j = 0; j < lap; j++) {
-		const uint64_t c = c0 + j;
-		const unsigned bk = (unsigned)c & d->bank_mask;
-		const struct vb_dram_bank *b = &d->bank[bk];
-		const uint64_t k = j ? (c << cs) - p0 : 0;
-		if (b->row != row)
-			return false;
-		if (max64(max64(ta, b->t_cas_ok), d->cas_ok_group[bk & d->group_mask]) + lat > base + k * d->t_burst)
-			return false;
-	}
-	return true;
-}
-
-/*
  * Bursts p0..p1 (absolute burst numbers, all in one row stripe), commands no
  * earlier than ta.  Returns how many bursts were transferred before the next
  * refresh window: all of them, or fewer if the window cuts the portion (then
@@ -242,16 +218,10 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 	uint64_t pbase[VB_DRAM_MAX_BANKS];
 	uint64_t base = max64(d->bus_free, write ? d->wr_data_ok : d->rd_data_ok);
 	uint64_t k = 0;
+	/* base < near: the whole portion ends by the window (base only grows, so
+	 * the two window tests in the loop are needed only from near on) */
+	const uint64_t near = ref >= n * tb ? ref - n * tb + 1 : 0;
 
-	if (streams_on_open_rows(d, ta, p0, c0, lap, row, base, lat) && base + n * tb <= ref) {
-		/* Every bank is a row hit ready before the data bus is: the loop
-		 * below would move nothing; only the commit remains. */
-		d->stats.row_hits += lap;
-		out->t0 = base;
-		for (unsigned j = 0; j < lap; j++)
-			pbase[j] = base;
-		goto commit;
-	}
 	for (unsigned j = 0; j < lap; j++) {
 		const uint64_t c = c0 + j;
 		const unsigned bk = (unsigned)c & d->bank_mask, g = bk & d->group_mask;
@@ -260,7 +230,7 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 
 		if (j) {
 			k = (c << cs) - p0;
-			if (base + k * tb > ref) {       /* the previous pieces run into the window */
+			if (base >= near && base + k * tb > ref) {   /* the previous pieces run into the window */
 				uint64_t cut = (ref - base) / tb;
 				out->t_end = base + cut * tb;
 				d->bus_free = out->t_end;
@@ -285,7 +255,7 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 			base = need - k * tb;
 		if (!j)
 			out->t0 = base;
-		if (base + (k + 1) * tb > ref) {         /* this piece's first burst hits the window */
+		if (base >= near && base + (k + 1) * tb > ref) {   /* this piece's first burst hits the window */
 			out->t_end = before + k * tb;
 			if (k)
 				d->bus_free = out->t_end;
@@ -316,13 +286,17 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 	}
 
 	/* Commit: when each bank may be precharged, each group's last CAS, the bus. */
-commit:
-	for (unsigned j = 0; j < lap; j++) {
-		const uint64_t jl = j + (((nch - 1 - j) >> d->bank_shift) << d->bank_shift);
-		const uint64_t lb = min64(p1, ((c0 + jl + 1) << cs) - 1);
-		const uint64_t t = (jl < lap ? pbase[jl] : base) + (lb - p0) * tb;
-		struct vb_dram_bank *b = &d->bank[(unsigned)(c0 + j) & d->bank_mask];
-		b->t_pre_ok = max64(b->t_pre_ok, write ? t + tb + d->t_wr : t - lat + d->t_rtp);
+	{
+		/* PRE after the bank's last burst: write recovery after its data,
+		 * read-to-precharge after its CAS (modular arithmetic: t - lat + tRTP) */
+		const uint64_t pre = write ? tb + d->t_wr : d->t_rtp - lat;
+		for (unsigned j = 0; j < lap; j++) {
+			const uint64_t jl = j + (((nch - 1 - j) >> d->bank_shift) << d->bank_shift);
+			const uint64_t lb = min64(p1, ((c0 + jl + 1) << cs) - 1);
+			const uint64_t t = (jl < lap ? pbase[jl] : base) + (lb - p0) * tb;
+			struct vb_dram_bank *b = &d->bank[(unsigned)(c0 + j) & d->bank_mask];
+			b->t_pre_ok = max64(b->t_pre_ok, t + pre);
+		}
 	}
 	for (uint64_t i = nch > d->group_mask + 1 ? nch - d->group_mask - 1 : 0; i < nch; i++) {
 		const uint64_t lb = min64(p1, ((c0 + i + 1) << cs) - 1);
