@@ -56,6 +56,7 @@ struct vb_mm2s {
 	uint64_t ar_free, stream_free, cons_free, issued;
 	struct vb_burst bursts[VB_BURSTS];
 	unsigned bh, nb;
+	unsigned drain_hint;       /* where the last FIFO-drain search ended (from bh) */
 	bool pkt_open;
 	uint64_t pkt_first;
 	bool dm_in_packet;        /* the data mover is inside a packet (gate) */
