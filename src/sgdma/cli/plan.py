@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import SEED_MAX, OutPath, Time, _write_record, exit_verdict
+from sgdma.cli.common import SEED_MAX, OutPath, Time, _write_record, cpu_load_option, exit_verdict
 
 
 @click.command("plan")
@@ -16,17 +16,19 @@ from sgdma.cli.common import SEED_MAX, OutPath, Time, _write_record, exit_verdic
               help="DAC FIFO in stream words")
 @click.option("--trials", default=20, show_default=True, type=click.IntRange(1, 10_000))
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
+@cpu_load_option
 @click.option("--json", "json_path", type=OutPath(), help="write the plan as JSON")
 @click.option("--map", "with_map", is_flag=True,
               help="add a feasibility map: gate time x bytes per gate, 1/8..8x around the point")
 @click.option("--out", "out_dir", default=None, type=OutPath(directory=True),
               help="write the report (report.html, figures) here")
-def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, json_path, with_map, out_dir):
+def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, cpu_load, json_path, with_map,
+             out_dir):
     """Feasible or not, the margin, and a recommended BD size and ring, from short runs of the timed model."""
     from sgdma.experiments import plan as pl
 
     try:
-        p = pl.plan(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed)
+        p = pl.plan(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, cpu_load=cpu_load)
     except ValueError as e:
         raise click.UsageError(str(e))
     click.echo(f"{'FEASIBLE' if p.feasible else 'NOT FEASIBLE'} on {p.board}: need {p.required_mbps:.1f} MB/s, "
@@ -39,7 +41,7 @@ def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, see
         t = float(gate_time)
         rec["map"] = pl.feasibility_map([t * 2.0 ** k for k in range(-3, 4)],
                                         sorted({max(1, bytes_per_gate * 2 ** k) for k in range(-3, 4)}),
-                                        board, fifo_depth, seed)
+                                        board, fifo_depth, seed, cpu_load=cpu_load)
         click.echo(f"  map: shortest gate time per bytes-per-gate row: " + ", ".join(
             f"{b} B: {s:.0f} ns" for b, s in zip(rec["map"]["bytes_per_gate"], rec["map"]["shortest_gate_time_ns"])))
     _write_record(json_path, "plan", {k: v for k, v in rec.items() if k not in ("kind", "version")})
