@@ -56,12 +56,14 @@ struct vb_mm2s {
 	uint64_t ar_free, stream_free, cons_free, issued;
 	struct vb_burst bursts[VB_BURSTS];
 	unsigned bh, nb;
+	unsigned drain_hint;       /* where the last FIFO-drain search ended (from bh) */
 	bool pkt_open;
 	uint64_t pkt_first;
 	bool dm_in_packet;        /* the data mover is inside a packet (gate) */
 	uint64_t t_floor;         /* no event before the last one handled */
 	uint64_t t_next;          /* cached next event, valid while next_valid */
 	bool next_valid;          /* cleared by every change of the pipeline */
+	uint8_t next_unit;        /* which unit owns t_next (enum in sg.c), valid with it */
 };
 
 struct vb_chan {

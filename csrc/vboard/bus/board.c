@@ -215,6 +215,12 @@ void vb_sync(vb_board *b)
 	const struct vb_mapping *m;
 	uint64_t t;
 
+	if (b->bus.n_timed == 1) {      /* one self-timed device: nothing to choose between */
+		m = &b->bus.map[b->bus.timed[0]];
+		while ((t = m->ops->next_event(m->dev)) <= b->now)
+			m->ops->step(m->dev, t);
+		return;
+	}
 	while ((t = vb_bus_next_event(&b->bus, &m)) <= b->now)
 		m->ops->step(m->dev, t);
 }
