@@ -84,7 +84,10 @@ def test_costs_per_buffer_follow_the_api():
     # (+1 when the run ends while a call waits in vain for the next buffer)
     assert rc["buffers_delivered"] <= cp["counts"]["syscalls"] <= rc["buffers_delivered"] + 1
     assert 2 * rz["buffers_delivered"] <= zc["counts"]["syscalls"] <= 2 * rz["buffers_delivered"] + 1
-    assert cp["by_kind_ns"]["copy"] == pytest.approx(rc["buffers_delivered"] * (32 << 10) / 400e6 * 1e9)
+    # the copy is the CPU's own limit (memcpy_cached_mbps) unless the DRAM is slower: each copy call
+    # ends when its last line fill is back, at most one DRAM round trip (< 1 us) after the CPU's pace
+    floor = rc["buffers_delivered"] * (32 << 10) / 400e6 * 1e9
+    assert floor * (1 - 1e-12) <= cp["by_kind_ns"]["copy"] <= floor + rc["buffers_delivered"] * 1000.0
     assert "copy" not in zc["by_kind_ns"]
     # zero-copy saves the copy; both still pay the cache maintenance (S4's point)
     assert zc["busy_ns"] < cp["busy_ns"] - 0.5 * cp["by_kind_ns"]["copy"]
