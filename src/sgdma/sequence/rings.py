@@ -198,6 +198,16 @@ class RingHandle:
         return np.array(p.gate_names, dtype=object)[p.app_gate]
 
     @property
+    def gate_vocabulary(self) -> list[str]:
+        """The distinct gate names; ``gate_codes`` indexes it."""
+        return list(self._live().program.gate_names)
+
+    @property
+    def gate_codes(self) -> np.ndarray:
+        """Gate name per application as an index into ``gate_vocabulary`` (int32)."""
+        return self._live().program.app_gate
+
+    @property
     def gate_qubits(self) -> np.ndarray:
         """(n_gates, 2) int16, -1 = none."""
         return self._live().program.app_qubits
