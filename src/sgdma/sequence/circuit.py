@@ -15,6 +15,7 @@ loops over applications.  File schema (TOML; JSON has the same shape)::
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,11 +52,19 @@ class Columns:
         return len(self.gate_ids)
 
 
+_ENTRY_KEYS = frozenset(("gate", "qubit", "qubits"))
+QUBIT_MAX = int(np.iinfo(np.int16).max)       # qubit indices are stored as int16
+_NO_QUBITS = (-1,) * MAX_QUBITS
+
+
 def _qubit_row(qubits) -> tuple[int, int]:
-    q = [] if qubits is None else [int(qubits)] if np.isscalar(qubits) else [int(x) for x in qubits]
-    if len(q) > MAX_QUBITS or any(x < 0 or x > np.iinfo(np.int16).max for x in q):
-        raise CircuitError(f"qubits {qubits!r}: give up to {MAX_QUBITS} qubit indices from 0 to "
-                           f"{np.iinfo(np.int16).max}")
+    if qubits is None:
+        return _NO_QUBITS
+    if type(qubits) is int and 0 <= qubits <= QUBIT_MAX:           # the common case of a file: one qubit
+        return (qubits,) + _NO_QUBITS[1:]
+    q = [int(qubits)] if np.isscalar(qubits) else [int(x) for x in qubits]
+    if len(q) > MAX_QUBITS or any(x < 0 or x > QUBIT_MAX for x in q):
+        raise CircuitError(f"qubits {qubits!r}: give up to {MAX_QUBITS} qubit indices from 0 to {QUBIT_MAX}")
     if len(set(q)) != len(q):
         raise CircuitError(f"qubits {qubits!r}: a gate acts on distinct qubits", "name each qubit once")
     return tuple(q + [-1] * (MAX_QUBITS - len(q)))
@@ -85,6 +94,22 @@ class Circuit:
         self._pending.append((self._gate_id(gate), values, _qubit_row(qubits)))
         self._columns = None
         return self
+
+    def _append_entry(self, i: int, entry: dict) -> None:
+        """gates[i] of a file: ``gate``, ``qubit`` or ``qubits``, parameters (what append does, for a dict)."""
+        gate = entry["gate"]
+        qubits = entry["qubits"] if "qubits" in entry else entry.get("qubit")
+        try:
+            values = {}
+            for k, v in entry.items():
+                if k in _ENTRY_KEYS:
+                    continue
+                x = float(v) if type(v) is float or type(v) is int else math.nan
+                values[k] = x if x - x == 0 else parse_value(v, f"{gate} {k}")     # finite numbers go straight
+            self._pending.append((self._gate_id(gate), values, _qubit_row(qubits)))
+        except ValueError as e:
+            raise CircuitError(f"gates[{i}]: {e}") from None
+        self._columns = None
 
     def extend(self, gates: list[str], gate_index: np.ndarray, params: dict[str, np.ndarray] | None = None,
                qubits: np.ndarray | None = None) -> "Circuit":
@@ -171,6 +196,9 @@ class Circuit:
         meta = doc.get("circuit", {})
         c = cls(meta.get("name", "circuit"), meta.get("repeat", 1), meta.get("library"))
         for i, entry in enumerate(doc.get("gates", [])):     # file loading, not the compile path
+            if type(entry) is dict and "gate" in entry and "rb" not in entry:
+                c._append_entry(i, entry)                 # the common case, without append's per-call work
+                continue
             entry = dict(entry)
             qubits = entry.pop("qubits", entry.pop("qubit", None))
             if "rb" in entry:

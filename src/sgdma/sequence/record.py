@@ -28,7 +28,7 @@ def build(result, board_preset: str, title: str, headroom: dict | None, extra: d
 
     table = list(result.gate_name_table or [])
     codes = np.asarray(result.gate_name_code if result.gate_name_code is not None else [], np.int64)
-    uniq = sorted({table[c] for c in np.unique(codes).tolist()})      # the names played, sorted
+    uniq = sorted({table[c] for c in set(codes.tolist())})      # the names played, sorted
     remap = np.array([uniq.index(n) if n in uniq else -1 for n in table], np.int64)
     u = result.underflows
     unders = [{"gate": x.gate, "gate_name": x.gate_name, "time_ns": x.time_ns, "late_ns": x.late_ns}
