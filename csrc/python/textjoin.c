@@ -49,8 +49,22 @@ static size_t put_number(char *dst, int64_t v, int places)
 /* Length of put_number's text, without writing it. */
 static size_t number_length(int64_t v, int places)
 {
-	char tmp[NUM_MAX];
-	return put_number(tmp, v, places);
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	size_t digits = 0, zeros = 0;
+	int k = 0;
+
+	do {                                    /* trailing zeros among the decimals, then every digit */
+		if (k < places && zeros == (size_t)k && u % 10 == 0)
+			zeros++;
+		u /= 10;
+		digits++;
+		k++;
+	} while (u || k <= places);
+	if (!places)
+		return digits + (v < 0);
+	if (zeros == (size_t)places)
+		zeros = (size_t)places - 1;     /* one decimal stays: "x.0" */
+	return digits + 1 + (v < 0) - zeros;
 }
 
 /* format_rows(blob, offsets, lengths, kinds, columns): kinds[j] is -1 when column j holds piece ids (into
@@ -136,21 +150,37 @@ static PyObject *py_format_rows(PyObject *self, PyObject *args)
 		goto done;
 	char *dst = PyBytes_AS_STRING(out), *start = dst;
 	const char *src = blob.buf;
+	const int64_t *base[MAX_COLS];
+	Py_ssize_t step[MAX_COLS];
+	for (Py_ssize_t j = 0; j < n_cols; j++) {
+		base[j] = col[j].buf;
+		step[j] = col[j].len == (Py_ssize_t)sizeof(int64_t) ? 0 : 1;   /* one value for every row */
+	}
 	Py_BEGIN_ALLOW_THREADS
 	for (Py_ssize_t i = 0; i < n; i++)
 		for (Py_ssize_t j = 0; j < n_cols; j++) {
-			const int64_t *v = col[j].buf;
-			int64_t x = col[j].len == (Py_ssize_t)sizeof(int64_t) ? v[0] : v[i];
+			int64_t x = base[j][i * step[j]];
 			if (kind[j] >= 0) {
 				if (x != INT64_MIN)
 					dst += put_number(dst, x, kind[j]);
 			} else if (x >= 0) {
-				memcpy(dst, src + o[x], (size_t)l[x]);
-				dst += l[x];
+				const char *p = src + o[x];
+				int64_t k = l[x];
+				if (k <= 16)                       /* short pieces: no call */
+					while (k--)
+						*dst++ = *p++;
+				else {
+					memcpy(dst, p, (size_t)k);
+					dst += k;
+				}
 			}
 		}
 	Py_END_ALLOW_THREADS
-	(void)start;
+	if ((uint64_t)(dst - start) != size) {          /* the sizing pass and the writer disagree: a bug */
+		PyErr_Format(PyExc_SystemError, "format_rows: wrote %zd bytes into %llu", (Py_ssize_t)(dst - start),
+			     (unsigned long long)size);
+		Py_CLEAR(out);
+	}
 done:
 	for (Py_ssize_t j = 0; j < got; j++)
 		PyBuffer_Release(&col[j]);
