@@ -70,6 +70,18 @@ def _qubit_row(qubits) -> tuple[int, int]:
     return tuple(q + [-1] * (MAX_QUBITS - len(q)))
 
 
+def _plain_qubits(v):
+    """The qubit row of a plain entry (none, one int, or a list of distinct ints in range), else None."""
+    if v is None:
+        return _NO_QUBITS
+    if type(v) is int:
+        return (v, -1) if 0 <= v <= QUBIT_MAX else None
+    if type(v) is list and 1 <= len(v) <= MAX_QUBITS and all(type(x) is int and 0 <= x <= QUBIT_MAX for x in v) \
+            and len(set(v)) == len(v):
+        return tuple(v) + (-1,) * (MAX_QUBITS - len(v))
+    return None
+
+
 class Circuit:
     """A gate sequence; ``repeat`` plays it that many times back to back in one ring."""
 
@@ -94,6 +106,42 @@ class Circuit:
         self._pending.append((self._gate_id(gate), values, _qubit_row(qubits)))
         self._columns = None
         return self
+
+    def _extend_plain(self, entries) -> bool:
+        """A file's gate list in columns, when every entry is a plain gate (a dict with "gate", one integer
+        "qubit" or none, finite numeric parameters); False (nothing added) otherwise: the per-entry path then
+        reads it and names any problem."""
+        if not isinstance(entries, list) or not entries or not all(type(e) is dict for e in entries):
+            return False
+        keys = set().union(*entries)
+        if "gate" not in keys or "rb" in keys:
+            return False
+        try:
+            names = [e["gate"] for e in entries]
+        except KeyError:
+            return False
+        if not all(type(g) is str and g for g in names):
+            return False
+        q = None
+        if "qubit" in keys or "qubits" in keys:
+            rows = [_plain_qubits(e["qubits"] if "qubits" in e else e.get("qubit")) for e in entries]
+            if None in rows:
+                return False
+            q = np.array(rows, np.int16)
+        params = {}
+        for p in sorted(keys - _ENTRY_KEYS):
+            col = [e.get(p, math.nan) for e in entries]
+            if not all(type(v) is float or type(v) is int for v in col):   # text ("pi/2"), bools: per entry
+                return False
+            a = np.array(col, dtype=np.float64)
+            given = [p in e for e in entries]
+            if not np.isfinite(a[np.array(given)]).all():
+                return False
+            params[p] = a
+        vocab = list(dict.fromkeys(names))
+        index = {g: k for k, g in enumerate(vocab)}
+        self.extend(vocab, np.array([index[g] for g in names], np.int64), params, q)
+        return True
 
     def _append_entry(self, i: int, entry: dict) -> None:
         """gates[i] of a file: ``gate``, ``qubit`` or ``qubits``, parameters (what append does, for a dict)."""
@@ -195,6 +243,8 @@ class Circuit:
             raise CircuitError(f"circuit: unknown sections {sorted(extra)}", "use [circuit] and [[gates]]")
         meta = doc.get("circuit", {})
         c = cls(meta.get("name", "circuit"), meta.get("repeat", 1), meta.get("library"))
+        if c._extend_plain(doc.get("gates", [])):
+            return c
         for i, entry in enumerate(doc.get("gates", [])):     # file loading, not the compile path
             if type(entry) is dict and "gate" in entry and "rb" not in entry:
                 c._append_entry(i, entry)                 # the common case, without append's per-call work
