@@ -26,9 +26,9 @@ MAILBOX_TX_FLAG, MAILBOX_RX_FLAG, MAILBOX_DATA = 0x0, 0x4, 0x8   # offsets in th
 ACK = 1 << 31
 
 
-#: Work bound of one playback, checked before it starts: the report keeps per-gate arrays and timeline spans
-#: (Python objects), so gates played (passes x gates per pass) are limited.  Assumed: about 4 minutes of host
-#: time on a 2-core VM (measured ~0.2 ms per played gate for the demo).
+#: Work bound of one playback, checked before it starts: the simulation, the per-gate columns and the report's
+#: figures grow with the gates played (passes x gates per pass).  Assumed: a few minutes of host time on a
+#: 2-core VM (the simulation ran ~0.1 ms per played gate there, more with a report's figures).
 MAX_PLAYED_GATES = 1 << 20
 
 
