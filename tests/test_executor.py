@@ -175,12 +175,18 @@ def test_feasibility_map_rows_on_an_executor_match_serial():
     ["characterize", "bd-create", "--samples", "10"],
     ["capture", "--sweep", "buffer-size"],
 ])
-def test_every_executor_command_names_an_unreachable_scheduler(args):
+def test_every_executor_command_names_an_unreachable_scheduler(args, monkeypatch):
     pytest.importorskip("distributed")
+    import functools
+
     from click.testing import CliRunner
 
+    import sgdma.executor
     from sgdma.cli import main
 
+    # the commands' own connect timeout is 10 s; 2 s keeps the test short and the path the same
+    monkeypatch.setattr(sgdma.executor, "DaskExecutor",
+                        functools.partial(sgdma.executor.DaskExecutor, connect_timeout_s=2.0))
     t0 = time.monotonic()
     res = CliRunner().invoke(main, args + ["--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"])
     assert res.exit_code == 2 and "tcp://127.0.0.1:9" in res.output and "--scheduler" in res.output
