@@ -17,6 +17,8 @@ def test_c_reader_matches_toml(name):
         assert source.strip(), f"{name}: {key} has no source"
         if key.startswith(("layout.", "port.", "cpu.apu.", "cpu.rpu.", "irq.")):   # read by the Python layers only
             continue
+        if isinstance(value, str):                  # documentation (dram.standard, dram.device): C reads numbers
+            continue
         assert board.option(key) == pytest.approx(float(value)), key
 
 
@@ -35,7 +37,8 @@ def test_layout_fits_its_region(name):
 def test_every_timing_number_says_where_it_came_from(name):
     for key, value, unit, source in presets.entries(presets.load(name)):
         if unit in ("ns", "MHz", "clock"):
-            words = ("calibrated", "assumed", "PG021", "S0", "UG", "ideal", "TRM", "artiq-rtio", "seed 001", "JESD")
+            words = ("calibrated", "assumed", "PG021", "S0", "UG", "ideal", "TRM", "artiq-rtio", "seed 001", "JESD",
+                     "zynq-memory-system.md", "e3xx-transport.md", "calibration.md", "derived")
             assert any(w in source for w in words), f"{name}: {key}: {source!r}"
 
 
@@ -89,9 +92,9 @@ def test_no_preset_repeats_the_ddr4_part():
     part = presets.load_part(presets.directory() / "parts" / "ddr4-2400-micron-083e.toml")["dram"]
     for name in presets.names():
         text = presets.path(name).read_text()
-        if "ddr4-2400-micron-083e" in text:
-            own = text[text.index("[dram]"):]
-            own = own[:own.find("\n[", 1)] if "\n[" in own[1:] else own     # the [dram] table only
+        own = text[text.index("[dram]"):]
+        own = own[:own.find("\n[", 1)] if "\n[" in own[1:] else own         # the [dram] table only
+        if "ddr4-2400-micron-083e" in own:                                     # it includes the part
             assert not any(f"\n{k} =" in own for k in part), f"{name} repeats a key of the DDR4 part"
 
 

@@ -369,7 +369,7 @@ def test_bad_input_gets_clear_errors():
             for _ in range(300):
                 ttl.pulse_mu(10)
     with pytest.raises(ValueError, match=r"\[rtio\]"):
-        sgdma.VirtualBoard("zynq7000").rtio
+        sgdma.VirtualBoard("zedboard").rtio
     with pytest.raises(ValueError, match="initiator"):
         Core(b, "pio")
 
@@ -405,5 +405,5 @@ def test_cli_bench_analyze_demo(tmp_path):
     (tmp_path / "bad.dump").write_bytes(b"xyz")
     r = run.invoke(main, ["rtio", "analyze", str(tmp_path / "bad.dump"), "--vcd", str(tmp_path / "p.vcd")])
     assert r.exit_code == 2 and "endianness" in r.output
-    r = run.invoke(main, ["rtio", "bench", "--board", "zynq7000"])
+    r = run.invoke(main, ["rtio", "bench", "--board", "zedboard"])
     assert r.exit_code == 2 and "[rtio]" in r.output

@@ -357,6 +357,19 @@ def cpu_load_options(load) -> dict:
     if load is None or load == 0:
         return {}
     frac = 0.5
+    if hasattr(load, "rate_mbps"):             # a CpuLoad (experiments) or any object with the two fields
+        load = {"rate_mbps": load.rate_mbps, "read_fraction": getattr(load, "read_fraction", 0.5)}
+    if isinstance(load, str) and "," in load:  # "800MB/s,read=0.7": a rate and the share of it that is reads
+        text, _, mix = load.partition(",")
+        key, _, val = mix.strip().partition("=")
+        if key.strip().lower() != "read":
+            raise ValueError(f"cpu_load={load!r}: after the rate give the read share as ',read=F' "
+                             f"(e.g. 800MB/s,read=0.5, a memcpy's mix)")
+        try:
+            frac = float(val)
+        except ValueError:
+            raise ValueError(f"cpu_load={load!r}: read={val!r} is not a number in [0, 1]") from None
+        load = text
     if isinstance(load, dict):
         unknown = set(load) - {"rate_mbps", "read_fraction"}
         if unknown or "rate_mbps" not in load:
@@ -393,7 +406,7 @@ class VirtualBoard:
     ``cpu_load`` runs a background CPU load (a copy loop on another core) whose
     cache-line reads and write-backs compete with the DMA at the DRAM controller:
     a rate in MB/s (``800``, ``"800MB/s"``, ``"1.2GB/s"``) with a memcpy's even
-    read/write mix, or ``{"rate_mbps": 800, "read_fraction": 0.5}``.
+    read/write mix, ``"800MB/s,read=0.7"``, or ``{"rate_mbps": 800, "read_fraction": 0.5}``.
     """
 
     def __init__(self, preset: str | Path = "zcu111", seed: int = 0, options: dict | None = None,

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import SEED_MAX, Failure, OutPath, _write_json, _write_record, _list_option, _write_csv
+from sgdma.cli.common import (SEED_MAX, Failure, OutPath, _write_json, _write_record, _list_option, _write_csv,
+                              cpu_load_option)
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor, write_parquet
 
 
@@ -19,6 +20,7 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor, w
 @click.option("--trials", type=click.IntRange(1, 1_000_000), default=None,
               help="seeded trials per point [default: 10; 100 with --preset s0]")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
+@cpu_load_option
 @click.option("--timing-only/--functional", default=None,
               help="timing only: no payload bytes move [default: functional; timing only with --preset s0]")
 @click.option("--preset", type=click.Choice(["s0"]), default=None,
@@ -29,7 +31,7 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor, w
 @click.option("--parquet", "parquet_path", type=OutPath(), help="write records as Parquet (needs pyarrow)")
 @click.option("--plot", "plot_dir", type=OutPath(directory=True), help="write figures (PNG) here")
 @click.pass_context
-def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed,
+def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed, cpu_load,
                  timing_only, preset, jobs, executor, scheduler, cache, json_path, csv_path, parquet_path, plot_dir):
     """Latency/throughput sweeps on the timed virtual board (S0's experiment)."""
     if ctx.invoked_subcommand is not None:
@@ -50,7 +52,7 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
             trials = trials or 10
             timing_only = False if timing_only is None else timing_only
         setup = ch.Setup(board=board, mode=mode, direction=direction, placement=placement, trials=trials,
-                         seed=seed, timing_only=timing_only, port=port)
+                         seed=seed, timing_only=timing_only, port=port, cpu_load=cpu_load)
         with open_executor(executor, jobs, scheduler) as ex, \
                 TrialProgress(len(points) * trials, f"{len(points)} points x {trials} trials") as bar:
             for rec in ch.sweep(setup, points, executor=ex, cache=cache, progress=bar.update):
@@ -143,6 +145,10 @@ def _print_s0_summary(records: list[dict]) -> None:
                    f"{worst[0] * 100:.1f} % ({r['bds']} BDs x {r['cycles']} cycles, {r['bytes_per_bd']} B/BD)")
     sim = sum(r["simulated_ns"] for r in records) / 1e9
     wall = sum(r["wall_s"] for r in records)
+    if records and records[0].get("cpu_load_mbps"):
+        r = records[0]
+        click.echo(f"under a background CPU load of {r['cpu_load_mbps']:g} MB/s "
+                   f"({100 * r['cpu_load_read_fraction']:.0f} % reads) competing for DRAM")
     click.echo(f"{len(records)} points; {sim:.2f} s of virtual time simulated in {wall:.2f} s of worker time")
 
 
@@ -156,4 +162,8 @@ def _print_sweep(records: list[dict]) -> None:
         click.echo(f"{r['bytes_per_bd']:>6} {r['bds']:>5} {r['cycles']:>5}  "
                    f"{lat['median']:7.0f} [{lat['min']:6.0f}, {lat['max']:6.0f}]       "
                    f"{thr['median']:9.1f} [{thr['min']:9.1f}, {thr['max']:9.1f}]")
+    if records and records[0].get("cpu_load_mbps"):
+        r = records[0]
+        click.echo(f"under a background CPU load of {r['cpu_load_mbps']:g} MB/s "
+                   f"({100 * r['cpu_load_read_fraction']:.0f} % reads) competing for DRAM")
     click.echo(f"{len(records)} points; {sim:.2f} s of virtual time simulated in {wall:.2f} s of worker time")

@@ -171,6 +171,30 @@ class Progress:
         return False
 
 
+class CpuLoad(click.ParamType):
+    """A background CPU load competing with the DMA for DRAM: a byte rate (800MB/s, 1.2GB/s; a memcpy's even
+    read/write mix) and optionally the share of it that is reads (800MB/s,read=0.7).  VirtualBoard's cpu_load."""
+
+    name = "rate[,read=F]"
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str):
+            return value
+        from sgdma.board.virtual import cpu_load_options
+
+        try:
+            cpu_load_options(value)
+        except ValueError as e:
+            self.fail(str(e), param, ctx)
+        return value
+
+
+def cpu_load_option(f):
+    return click.option("--cpu-load", default=None, type=CpuLoad(),
+                        help="background CPU load competing for DRAM, e.g. 800MB/s (a memcpy's mix) or "
+                             "800MB/s,read=0.7")(f)
+
+
 def seed_option(f):
     return click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX),
                         help="seed of the board's generator (same seed, same numbers)")(f)

@@ -6,20 +6,25 @@ import sys
 import click
 
 from sgdma.cli.common import OutPath, _core_constants, _write_json
-from sgdma.hw import presets
+from sgdma.hw import board_summary, presets
 
 
 @click.command()
-@click.option("--board", default="zcu111", show_default=True, help="board preset name or .toml file")
-@click.option("--json", "json_path", type=OutPath(), help="write the preset as JSON")
+@click.option("--board", default="zcu111", show_default=True, is_flag=False, flag_value="",
+              help="board preset name or .toml file; --board alone lists the boards")
+@click.option("--json", "json_path", type=OutPath(), help="write the preset (or the list of boards) as JSON")
 def info(board: str, json_path: str | None) -> None:
-    """The preset's address map, clocks, widths, and the source of every number.
+    """The preset's CPU, DDR, ports and DMA, its address map, and the source of every number.
 
+    ``--board`` with no name lists every board preset with a one-line description.
     ``--board linux:[dma=NAME,buffers=NAME]`` lists this system's UIO devices and
     u-dma-buf buffers instead (and opens the DMA when named)."""
     from sgdma.board.virtual import VirtualBoard
     from sgdma.board.linux.spec import is_linux_spec
 
+    if board == "":
+        _list_boards(json_path)
+        return
     if is_linux_spec(board):
         _linux_info(board, json_path)
         return
@@ -29,7 +34,18 @@ def info(board: str, json_path: str | None) -> None:
         raise click.BadParameter(str(e), param_hint="--board")
     vb = VirtualBoard(board)
     blk = vb.axi_dma
+    alias = presets.aliases().get(board)
     click.echo(f"{doc.get('name', board)}: {doc.get('description', '')}")
+    if alias:
+        click.echo(f"({board} is another name for {alias})")
+    click.echo("")
+    rows = board_summary.summary(doc)
+    click.echo("Board")
+    label = max(len(r[0]) for r in rows)
+    for what, figure, source in rows:
+        click.echo(f"  {what:<{label}}  {figure}")
+        if source:
+            click.echo(f"  {'':<{label}}    source: {source}")
     click.echo("")
     click.echo("Address map")
     click.echo(f"  AXI DMA registers  0x{blk.base:010x} - 0x{blk.base + _core_constants()['VB_DMA_SPAN'] - 1:010x}")
@@ -53,6 +69,15 @@ def info(board: str, json_path: str | None) -> None:
         shown = f"0x{value:x}" if isinstance(value, int) and (key.endswith("base") or key.endswith("size")) else value
         click.echo(f"  {key:<{width}}  {str(shown) + (' ' + unit if unit else ''):<18}  {source}")
     _write_json(json_path, doc)
+
+
+def _list_boards(json_path: str | None) -> None:
+    rows = board_summary.listing()
+    width = max(len(n) for n, _ in rows)
+    click.echo("Board presets (sgdma info --board NAME for one; every command's --board takes these names):")
+    for name, text in rows:
+        click.echo(f"  {name:<{width}}  {text}")
+    _write_json(json_path, [{"name": n, "description": t, "alias_of": presets.aliases().get(n)} for n, t in rows])
 
 
 def _linux_info(board: str, json_path: str | None) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 from sgdma.hw import pg021 as P
 from sgdma.hw import units
 from sgdma.board.programs import s0_trials
-from sgdma.board.virtual import VirtualBoard
+from sgdma.board.virtual import VirtualBoard, cpu_load_options
 from sgdma.driver.axidma import AxiDma
 from sgdma.hw.layout import Layout
 from sgdma.experiments import sweepcache
@@ -39,6 +39,22 @@ class Point:
 
 
 @dataclass(frozen=True)
+class CpuLoad:
+    """A background CPU load competing with the DMA for DRAM (VirtualBoard(cpu_load=...)): a byte rate and the
+    share of it that is reads (a memcpy: 0.5)."""
+    rate_mbps: float
+    read_fraction: float = 0.5
+
+    @classmethod
+    def of(cls, load) -> "CpuLoad | None":
+        """Any form VirtualBoard takes (800, "800MB/s", "1.2GB/s,read=0.7", a dict); None for no load."""
+        keys = cpu_load_options(load)
+        if not keys or keys["cpu.load_mbps"] == 0:
+            return None
+        return cls(keys["cpu.load_mbps"], keys["cpu.load_read_fraction"])
+
+
+@dataclass(frozen=True)
 class Setup:
     board: str = "zcu111"
     mode: str = "sg"               # sg | simple
@@ -48,6 +64,14 @@ class Setup:
     seed: int = 0
     timing_only: bool = True
     port: str | None = None        # a PS port of the board's [port.*] list (None: the preset's [ic])
+    cpu_load: CpuLoad | None = None  # background CPU load on the trials' boards (any form CpuLoad.of takes)
+
+    def __post_init__(self):
+        if not isinstance(self.cpu_load, (CpuLoad, type(None))):   # one canonical form: equal loads, equal setups
+            try:
+                object.__setattr__(self, "cpu_load", CpuLoad.of(self.cpu_load))
+            except ValueError as e:
+                raise SweepError(f"--cpu-load: {e}") from None
 
 
 @dataclass
@@ -65,6 +89,8 @@ class Record:
     simulated_ns: float
     wall_s: float
     cpu_s: float = 0.0            # CPU time of the workers (honest speed figures on a loaded machine)
+    cpu_load_mbps: float = 0.0    # the background CPU load the trials ran under (0: none)
+    cpu_load_read_fraction: float = 0.0
     samples: dict = field(default_factory=dict, repr=False)
 
     def as_dict(self, samples: bool = False) -> dict:
@@ -112,7 +138,7 @@ class Bench:
         self.setup = setup
         try:
             self.board = VirtualBoard(setup.board, seed=setup.seed, timing_only=setup.timing_only,
-                                      include_sg=setup.mode == "sg", port=setup.port)
+                                      include_sg=setup.mode == "sg", port=setup.port, cpu_load=setup.cpu_load)
         except ValueError as e:
             raise SweepError(str(e)) from None
         self.dma = AxiDma(self.board)
@@ -281,6 +307,8 @@ def _record(setup: Setup, p: Point, parts: list[dict]) -> Record:
                  bytes_per_bd=p.bytes_per_bd, bds=p.bds, cycles=p.cycles, trials=setup.trials,
                  latency_ns=stats(lat), throughput_mbps=stats(thr), simulated_ns=sim_ps / 1e3,
                  wall_s=sum(r["wall_s"] for r in parts), cpu_s=sum(r["cpu_s"] for r in parts),
+                 cpu_load_mbps=setup.cpu_load.rate_mbps if setup.cpu_load else 0.0,
+                 cpu_load_read_fraction=setup.cpu_load.read_fraction if setup.cpu_load else 0.0,
                  samples={"latency_ns": lat.tolist(), "throughput_mbps": thr.tolist()})
     return rec
 

@@ -37,14 +37,17 @@ class Plan:
     underflows: int
     reason: str
     tried: list
+    cpu_load_mbps: float = 0.0          # the background CPU load the short runs had (0: none)
+    cpu_load_read_fraction: float = 0.0
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
-def short_playback(board_name: str, bytes_per_bd: int, n_bds: int, word_ns: float, fifo: int, seed: int) -> dict:
+def short_playback(board_name: str, bytes_per_bd: int, n_bds: int, word_ns: float, fifo: int, seed: int,
+                   cpu_load=None) -> dict:
     """Play n_bds packets of bytes_per_bd into the DAC consumer; its report."""
-    b = VirtualBoard(board_name, seed=seed, timing_only=True)
+    b = VirtualBoard(board_name, seed=seed, timing_only=True, cpu_load=cpu_load)
     dma = AxiDma(b)
     dma.reset()
     b.dac.configure(word_ns, word_ns * max(1, fifo // 2), fifo)
@@ -96,13 +99,20 @@ def bounds(gate_time_ns: float, bytes_per_gate: int, channels: int, board: Virtu
 
 
 def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str = "zcu111",
-         fifo_depth: int = 64, trials: int = 20, seed: int = 0, executor=None, progress=None) -> Plan:
+         fifo_depth: int = 64, trials: int = 20, seed: int = 0, cpu_load=None, executor=None,
+         progress=None) -> Plan:
     """A verdict for every input: infeasible with the analytic bound that rules it out before any simulation;
     otherwise short timed runs decide (worst-trial throughput, then DAC underflows behind the FIFO).
+    ``cpu_load``: a background CPU load competing for DRAM in every run (as VirtualBoard's).
 
     The trials of every candidate run on ``executor`` (sgdma.executor; default: this process), one executor
     for the whole plan; ``progress(trials_done, None)`` counts trials as they finish (the total is not known
     ahead: the search stops at the first candidate that keeps up)."""
+    load = ch.CpuLoad.of(cpu_load)
+    tag = {"cpu_load_mbps": load.rate_mbps if load else 0.0, "cpu_load_read_fraction": load.read_fraction if load
+           else 0.0}
+    loaded = (f"; under a background CPU load of {load.rate_mbps:g} MB/s ({100 * load.read_fraction:.0f} % reads)"
+              if load else "")
     if not (isinstance(gate_time_ns, (int, float)) and math.isfinite(gate_time_ns) and gate_time_ns > 0):
         raise ValueError(f"gate time {gate_time_ns!r} ns: must be a finite time > 0")
     for name, v, lo in (("bytes per gate", bytes_per_gate, 1), ("channels", channels, 1),
@@ -114,7 +124,7 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
         raise ValueError(f"--gate-time {gate_time_ns:g} ns: a planning playback (up to 256 BDs x 4096 gates) would span "
                          f"{span_ns / 1e9:.3g} s of virtual time, beyond the board clock's {units.TIME_MAX_NS / 1e9:.3g} s; "
                          f"use a gate time under {units.TIME_MAX_NS / (4096 * 256 * channels) / 1e9:.3g} s")
-    vb = VirtualBoard(board)
+    vb = VirtualBoard(board, cpu_load=load)
     width, max_len = vb.axi_dma.data_bytes, vb.axi_dma.max_length
     gate_bytes = -(-bytes_per_gate // width) * width          # whole stream words per gate
     need = channels * bytes_per_gate / gate_time_ns * 1e3     # MB/s
@@ -122,9 +132,9 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
         if not b.ok:
             return Plan(board, False, b.capacity / b.need, need, 0.0, gate_bytes, 1, 0, 0,
                         f"{b.name}: needs {b.need:.4g} {b.unit}, at most {b.capacity:.4g} {b.unit} ({b.why}); "
-                        "decided analytically, nothing simulated", [])
+                        "decided analytically, nothing simulated", [], **tag)
     lay = Layout.of(vb)
-    setup = ch.Setup(board=board, trials=trials, seed=seed, timing_only=True)
+    setup = ch.Setup(board=board, trials=trials, seed=seed, timing_only=True, cpu_load=load)
     from sgdma.executor import LocalExecutor
 
     executor = executor or LocalExecutor(1)
@@ -162,12 +172,13 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
         return Plan(board, False, best["worst_mbps"] / need, need, best["worst_mbps"], best["bytes_per_bd"],
                     best["gates_per_bd"], 0, 0,
                     f"measured throughput: needs {need:.1f} MB/s with {MARGIN_TARGET:.1f}x margin; the best BD size "
-                    f"({best['bytes_per_bd']} B) reaches {best['worst_mbps']:.1f} MB/s on its worst trial", tried)
+                    f"({best['bytes_per_bd']} B) reaches {best['worst_mbps']:.1f} MB/s on its worst trial{loaded}",
+                    tried, **tag)
     k, bpb, worst = choice
     # the DAC plays one word every word_ns: channels gates of gate_bytes per gate time
     word_ns = gate_time_ns / (channels * gate_bytes / width)
     n_play = min(256, lay.max_bds, lay.buffer_bytes // bpb)
-    report = short_playback(board, bpb, n_play, word_ns, fifo_depth, seed)
+    report = short_playback(board, bpb, n_play, word_ns, fifo_depth, seed, load)
     ring_bds = next((n for n in RING_CANDIDATES if n * bpb <= lay.buffer_bytes and n <= lay.max_bds
                      and measure(bpb, n).throughput_mbps["min"] >= MARGIN_TARGET * need),
                     0)
@@ -185,17 +196,19 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
     if not ring_bds:
         reason += (f"; no ring of {', '.join(map(str, RING_CANDIDATES))} BDs kept the {MARGIN_TARGET:.1f}x margin on "
                    "its worst trial: use a longer ring in cyclic mode and verify with sgdma run")
-    return Plan(board, feasible, worst / need, need, worst, bpb, k, ring_bds, under, reason, tried)
+    reason += loaded
+    return Plan(board, feasible, worst / need, need, worst, bpb, k, ring_bds, under, reason, tried, **tag)
 
 
 def shortest_gate_time(board: str, bytes_per_gate: int, fifo_depth: int = 64, seed: int = 0, n_gates: int = 128,
-                       max_runs: int = 14, rel_tol: float = 0.02) -> float:
+                       max_runs: int = 14, rel_tol: float = 0.02, cpu_load=None) -> float:
     """Shortest gate time (ns) at which n_gates one-BD gates of bytes_per_gate play into the DAC model
     with zero underflows: bisected in log time between a failing and a passing point, at most max_runs plays."""
-    vb = VirtualBoard(board, timing_only=True)
+    vb = VirtualBoard(board, timing_only=True, cpu_load=cpu_load)
     width, clk = vb.axi_dma.data_bytes, 1e3 / vb.axi_dma.clock_mhz
     words = -(-bytes_per_gate // width)
-    fails = lambda t: bool(short_playback(board, words * width, n_gates, t / words, fifo_depth, seed)["underflows"])  # noqa
+    fails = lambda t: bool(short_playback(board, words * width, n_gates, t / words, fifo_depth, seed,  # noqa
+                                          cpu_load)["underflows"])
     lo = words * clk * 0.999                  # below one word per stream clock nothing keeps up
     hi = max(lo * 2, 100.0)
     runs = 0
@@ -213,19 +226,19 @@ def shortest_gate_time(board: str, bytes_per_gate: int, fifo_depth: int = 64, se
 
 
 def _shortest_row(task) -> float:
-    board, b, fifo_depth, seed, max_runs = task
-    return shortest_gate_time(board, b, fifo_depth, seed, max_runs=max_runs)
+    board, b, fifo_depth, seed, max_runs, cpu_load = task
+    return shortest_gate_time(board, b, fifo_depth, seed, max_runs=max_runs, cpu_load=cpu_load)
 
 
 def feasibility_map(gate_times_ns, bytes_per_gate, board: str = "zcu111", fifo_depth: int = 64, seed: int = 0,
-                    max_runs: int = 14, executor=None) -> dict:
+                    max_runs: int = 14, cpu_load=None, executor=None) -> dict:
     """Margin (gate time / shortest sustainable gate time) over gate time x bytes per gate; >= 1 plays
     without underflow.  One bounded bisection per bytes-per-gate row; the rows run on ``executor``."""
     from sgdma.executor import LocalExecutor, run_all
 
     gate_times_ns = [float(t) for t in gate_times_ns]
     shortest = run_all(executor or LocalExecutor(1), _shortest_row,
-                       [(board, int(b), fifo_depth, seed, max_runs) for b in bytes_per_gate])
+                       [(board, int(b), fifo_depth, seed, max_runs, cpu_load) for b in bytes_per_gate])
     return {"gate_time_ns": gate_times_ns, "bytes_per_gate": [int(b) for b in bytes_per_gate],
             "shortest_gate_time_ns": shortest,
             "margin": [[t / s for t in gate_times_ns] for s in shortest]}

@@ -11,19 +11,68 @@ def directory() -> Path:
 
 
 def names() -> list[str]:
-    """Board presets (the files in parts/ are pieces they include, not boards)."""
+    """Board presets and aliases (the files in parts/ are pieces they include, not boards)."""
     return sorted(p.stem for p in directory().glob("*.toml"))
 
 
+def aliases() -> dict[str, str]:
+    """{alias: board} for the preset files that only name another board (``alias = { value = "zc706", ... }``)."""
+    out = {}
+    for p in directory().glob("*.toml"):
+        target = _alias_of(p)
+        if target is not None:
+            out[p.stem] = target
+    return dict(sorted(out.items()))
+
+
+def boards() -> list[str]:
+    """Board presets that are not aliases."""
+    al = aliases()
+    return [n for n in names() if n not in al]
+
+
+def _alias_of(file: Path) -> str | None:
+    """The board an alias file names, or None for a preset of its own.  An alias holds nothing else (it is one
+    name for another board's numbers, never a copy of them)."""
+    try:
+        with open(file, "rb") as f:
+            doc = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError):
+        return None                             # load() reports it with the file's name
+    item = doc.get("alias")
+    if item is None:
+        return None
+    target = item.get("value") if isinstance(item, dict) else item
+    others = sorted(set(doc) - {"alias", "name", "description"})
+    if not isinstance(target, str) or others:
+        raise ValueError(f"board preset {str(file)!r}: an alias must be only alias = {{ value = \"BOARD\", "
+                         f"source = ... }} (it has {', '.join(others) or repr(target)}); make it a preset or an alias")
+    return target
+
+
 def path(preset: str | Path) -> Path:
-    """File of a preset given by name (``zcu111``) or by path."""
+    """File of a preset given by name (``zcu111``) or by path; an alias gives the file of the board it names."""
     p = Path(preset)
     if p.suffix == ".toml" and p.exists():
-        return p
+        return _follow(p)
     candidate = directory() / f"{preset}.toml"
     if not candidate.exists():
-        raise ValueError(f"unknown board preset {preset!r}: choose one of {', '.join(names())} or give a .toml file")
-    return candidate
+        raise ValueError(f"unknown board preset {preset!r}: choose one of {', '.join(names())} "
+                         "(sgdma info --board lists them) or give a .toml file")
+    return _follow(candidate)
+
+
+def _follow(file: Path) -> Path:
+    seen = [file]
+    while (target := _alias_of(file)) is not None:
+        file = file.parent / f"{target}.toml"
+        if not file.exists():
+            raise ValueError(f"board preset alias {str(seen[-1])!r} names {target!r}, which is no preset file "
+                             f"next to it")
+        if file in seen:
+            raise ValueError(f"board preset aliases loop: {' -> '.join(p.stem for p in seen + [file])}")
+        seen.append(file)
+    return file
 
 
 _INCLUDE_DEPTH_MAX = 4
@@ -127,7 +176,20 @@ def _resolve(table: dict, where: list[str], file: Path, depth: int) -> dict:
         if isinstance(item, dict) and "value" not in item:
             merged = _resolve(item, where + [key], file, depth)
             base = out.get(key)
-            out[key] = {**base, **merged} if isinstance(base, dict) and "value" not in base else merged
+            out[key] = _merge(base, merged) if isinstance(base, dict) and "value" not in base else merged
+        else:
+            out[key] = item
+    return out
+
+
+def _merge(base: dict, over: dict) -> dict:
+    """Tables merged key by key at every depth (as the C loader sets key by key): a board overriding one key of
+    an included [cpu.apu] keeps the rest of it."""
+    out = dict(base)
+    for key, item in over.items():
+        b = out.get(key)
+        if isinstance(item, dict) and "value" not in item and isinstance(b, dict) and "value" not in b:
+            out[key] = _merge(b, item)
         else:
             out[key] = item
     return out
