@@ -76,11 +76,16 @@ def runs(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _factorize(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(sorted distinct values, each item's index into them), without an argsort: small non-negative
     integers by counting, a constant column at once, others by one sort of the values and a search."""
-    if col.dtype.kind in "iu" and len(col) and col.min() >= 0 and col.max() < 4 * len(col) + 1024:
-        present = np.bincount(col) > 0
-        return np.flatnonzero(present).astype(col.dtype), (np.cumsum(present) - 1)[col]
-    if len(col) and col.min() == col.max() and not np.isnan(col[0]):
+    if not len(col):
+        return col[:0].copy(), np.zeros(0, np.int64)
+    lo, hi = col.min(), col.max()
+    if lo == hi and not np.isnan(lo):
         return col[:1].copy(), np.zeros(len(col), np.int64)
+    if lo >= 0 and hi < 4 * len(col) + 1024:              # small non-negative whole numbers (gate ids, counts)
+        whole = col.astype(np.int64)
+        if col.dtype.kind in "iu" or (whole == col).all():
+            present = np.bincount(whole) > 0
+            return np.flatnonzero(present).astype(col.dtype), (np.cumsum(present) - 1)[whole]
     values = np.unique(col)
     return values, np.searchsorted(values, col)
 
