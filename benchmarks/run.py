@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """sgdma benchmarks: every figure is {value, unit, baseline, ratio}, measured side by side in one run.
 
-    python3 benchmarks/run.py [--json FILE] [--only NAME]
+    python3 benchmarks/run.py [--json FILE] [--only NAME] [--baseline TREE]
+
+--baseline TREE: a source tree with its extension built in place (for example wave 1, commit 9973daa:
+`git archive 9973daa | tar -x -C /tmp/w1 && (cd /tmp/w1 && python3 setup.py -q build_ext --inplace)`);
+s0_points_vs_baseline then times S0 points on it and on this tree side by side.
 
 Not tests: nothing here asserts a speed.  Wall-clock figures depend on the machine;
 compare ratios, which are measured against a baseline in the same process.
@@ -11,9 +15,15 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import platform
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Callable
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # idle BLAS threads spin and steal a small machine's cores
 
 import numpy as np
 
@@ -126,14 +136,23 @@ def s0_sweep_timing_only() -> dict:
 
     wall1, recs = _timed_sweep(LocalExecutor(1))
     sim = sum(r.simulated_ns for r in recs) / 1e9
+    cpu = sum(r.cpu_s for r in recs)
     worst = min(recs, key=lambda r: r.simulated_ns / 1e9 / r.wall_s)
+    worst_cpu = min(recs, key=lambda r: r.simulated_ns / 1e9 / max(r.cpu_s, 1e-9))
+
+    def name(r) -> str:
+        return f"{r.bytes_per_bd} B/BD x {r.bds} BDs x {r.cycles} cycles"
+
     out = {
         "s0_sweep_1_worker_sim_per_wall": figure(sim / wall1, "sim s / wall s", 1.0, "real time",
                                                  f"{len(recs)} points x 100 trials in {wall1:.1f} s; goal >= 5"),
         "s0_point_min_sim_per_wall": figure(worst.simulated_ns / 1e9 / worst.wall_s, "sim s / wall s", 1.0,
-                                            "real time (goal >= 3)",
-                                            f"one worker; slowest point: {worst.bytes_per_bd} B/BD x "
-                                            f"{worst.bds} BDs x {worst.cycles} cycles"),
+                                            "real time (goal >= 3)", f"one worker; slowest point: {name(worst)}"),
+        # CPU time of the worker: the model's own speed, whatever else the machine runs
+        "s0_sweep_1_worker_sim_per_cpu": figure(sim / cpu, "sim s / CPU s", 1.0, "real time",
+                                                f"{cpu:.1f} CPU s in the worker; goal >= 5"),
+        "s0_point_min_sim_per_cpu": figure(worst_cpu.simulated_ns / 1e9 / worst_cpu.cpu_s, "sim s / CPU s", 1.0,
+                                           "real time (goal >= 3)", f"slowest point: {name(worst_cpu)}"),
     }
     wall2, _ = _timed_sweep(LocalExecutor(2, "processes"))
     out["s0_scaling_efficiency_2_processes"] = figure(wall1 / (2 * wall2), "time(1)/(2 time(2))", 1.0,
@@ -152,6 +171,40 @@ def s0_sweep_timing_only() -> dict:
     out["s0_scaling_efficiency_2_dask"] = figure(wall1 / (2 * walld), "time(1)/(2 time(2))", 1.0,
                                                  "perfect scaling (goal >= 0.8)",
                                                  f"{walld:.1f} s on a 2-worker Dask LocalCluster")
+    return out
+
+
+BASELINE_TREE: Path | None = None      # --baseline
+
+
+def _s0_points(tree: Path, trials: int) -> dict:
+    """benchmarks/s0_points.py in a fresh interpreter on `tree`'s sgdma (src/ layout, extension built in place)."""
+    script = Path(__file__).with_name("s0_points.py")
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    r = subprocess.run([sys.executable, str(script), "--trials", str(trials)], env=env, capture_output=True,
+                       text=True, timeout=3600)
+    if r.returncode:
+        raise RuntimeError(f"s0_points.py on {tree} failed: {r.stderr.strip()[-500:]}")
+    return json.loads(r.stdout)
+
+
+@benchmark
+def s0_points_vs_baseline() -> dict:
+    """Four S0 points (timing only, one process): simulated time per CPU second on this tree over the same on
+    --baseline TREE (an older build, e.g. wave 1), in alternating rounds, fastest round of each; > 1 means this
+    tree simulates more per CPU second.  Skipped without --baseline."""
+    if BASELINE_TREE is None:
+        return {"s0_points_vs_baseline": figure(float("nan"), "", 1.0, "", "skipped: give --baseline TREE")}
+    here = Path(__file__).resolve().parent.parent
+    best: dict[str, dict[str, float]] = {"new": {}, "old": {}}
+    for _ in range(3):
+        for tag, tree in (("new", here), ("old", BASELINE_TREE)):
+            for pt, v in _s0_points(tree, 100).items():
+                best[tag][pt] = max(best[tag].get(pt, 0.0), v["sim_s"] / v["cpu_s"])
+    out = {}
+    for pt in best["new"]:
+        out[f"s0_point_{pt}_sim_per_cpu"] = figure(best["new"][pt], "sim s / CPU s", best["old"][pt],
+                                                   f"the same on {BASELINE_TREE}", "best of 3 rounds, 100 trials")
     return out
 
 
@@ -372,7 +425,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", help="write results as JSON")
     ap.add_argument("--only", action="append", help="run only these benchmarks")
+    ap.add_argument("--baseline", type=Path, help="an older source tree, extension built in place "
+                    "(s0_points_vs_baseline)")
     args = ap.parse_args()
+    global BASELINE_TREE
+    if args.baseline is not None:
+        if not (args.baseline / "src" / "sgdma").is_dir():
+            ap.error(f"--baseline {args.baseline}: no src/sgdma there; give a source tree whose extension is "
+                     "built in place (python3 setup.py build_ext --inplace)")
+        BASELINE_TREE = args.baseline.resolve()
     results = {"machine": {"python": platform.python_version(), "machine": platform.machine(),
                            "processor": platform.processor() or "unknown"}}
     for name, fn in BENCHMARKS.items():

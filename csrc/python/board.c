@@ -485,6 +485,28 @@ static PyObject *Board_reseed(BoardObject *self, PyObject *arg)
 	Py_RETURN_NONE;
 }
 
+/* The controller's per-port counters: {"cpu": {...}, "pl": {...}}. */
+static PyObject *ddrc_ports(vb_board *b)
+{
+	static const char *const names[VB_PORT_COUNT] = { "cpu", "pl" };
+	PyObject *d = PyDict_New();
+	for (unsigned i = 0; d && i < VB_PORT_COUNT; i++) {
+		const struct vb_ddrc_port_stats *p = vb_ddrc_stats(b, i);
+		PyObject *v = Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "reads", p->reads, "writes",
+					    p->writes, "bytes", p->bytes, "wait_ps", p->wait_ps, "max_wait_ps",
+					    p->max_wait_ps, "read_latency_ps", p->read_latency_ps,
+					    "max_read_latency_ps", p->max_read_latency_ps, "write_latency_ps",
+					    p->write_latency_ps, "overtaken", p->overtaken);
+		if (!v || PyDict_SetItemString(d, names[i], v) < 0) {
+			Py_XDECREF(v);
+			Py_DECREF(d);
+			return NULL;
+		}
+		Py_DECREF(v);
+	}
+	return d;
+}
+
 static PyObject *Board_dram_stats(BoardObject *self, PyObject *u)
 {
 	const struct vb_dram_stats *s;
@@ -492,9 +514,12 @@ static PyObject *Board_dram_stats(BoardObject *self, PyObject *u)
 	BOARD_OK(self);
 	vb_sync(self->b);
 	s = vb_dram_stats(self->b);
-	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "reads", s->reads, "writes", s->writes, "row_hits",
+	PyObject *ports = ddrc_ports(self->b);
+	if (!ports)
+		return NULL;
+	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:N}", "reads", s->reads, "writes", s->writes, "row_hits",
 			     s->row_hits, "row_misses", s->row_misses, "row_conflicts", s->row_conflicts,
-			     "refresh_stalls", s->refresh_stalls, "refresh_stall_ps", s->refresh_stall_ps);
+			     "refresh_stalls", s->refresh_stalls, "refresh_stall_ps", s->refresh_stall_ps, "ports", ports);
 }
 
 static PyObject *Board_next_refresh(BoardObject *self, PyObject *arg)

@@ -56,12 +56,14 @@ struct vb_mm2s {
 	uint64_t ar_free, stream_free, cons_free, issued;
 	struct vb_burst bursts[VB_BURSTS];
 	unsigned bh, nb;
+	unsigned drain_hint;       /* where the last FIFO-drain search ended (from bh) */
 	bool pkt_open;
 	uint64_t pkt_first;
 	bool dm_in_packet;        /* the data mover is inside a packet (gate) */
 	uint64_t t_floor;         /* no event before the last one handled */
 	uint64_t t_next;          /* cached next event, valid while next_valid */
 	bool next_valid;          /* cleared by every change of the pipeline */
+	uint8_t next_unit;        /* which unit owns t_next (enum in sg.c), valid with it */
 };
 
 struct vb_chan {
@@ -195,7 +197,8 @@ struct vb_board {
 	unsigned n_faults;
 	struct vb_chan ch[2];
 	struct vb_dma_guest_errors guest;   /* illegal guest accesses to the DMA registers */
-	struct vb_dram dram;      /* DRAM timing (dram.h): the DMA engine calls vb_dram_access */
+	struct vb_dram dram;      /* DRAM timing (dram.h): reached only through the controller (ddrc) */
+	struct vb_ddrc ddrc;      /* DDR controller ports, queues, arbitration (mem/ddrc.h) */
 	struct vb_gpio gpio[VB_GPIO_BLOCKS];
 	struct vb_csm csm;
 	struct vb_dac dac;
@@ -225,17 +228,20 @@ struct vb_board {
 uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64_t *done);
 uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
 /* A data-mover write burst: its write response (B), early if the port answers on acceptance (ic.early_bresp). */
-uint64_t vb_ic_write_burst(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
+uint64_t vb_ic_write_burst(vb_board *b, uint64_t t, uint64_t t_wlast, uint64_t addr, uint32_t len);
 
 /* mem/ddrc.c: the DDR controller.  Every master's DRAM request enters through its port;
  * returns its first data (read) / data accepted (write), *t_done its last data / write response. */
-enum vb_ddrc_port { VB_PORT_CPU, VB_PORT_PL, VB_PORT_COUNT };
 uint64_t vb_ddrc_request(vb_board *b, enum vb_ddrc_port port, uint64_t t_arrive, uint64_t addr, uint32_t len,
 			 bool write, uint64_t *t_done);
 
-/* mem/cpuload.c: the background CPU load's requests that reach the DRAM before t */
+void vb_ddrc_init(vb_board *b);              /* reset with the DRAM (vb_reseed) */
+
+/* mem/cpuload.c: the background CPU load, a lazy master.  take: its next request if it
+ * arrives before t (the generator advances); stall: it cannot issue before t (full port FIFO). */
 void vb_cpuload_init(vb_board *b);
-void vb_cpuload_until(vb_board *b, uint64_t t);
+bool vb_cpuload_take(vb_board *b, uint64_t t, struct vb_ddrc_req *r);
+void vb_cpuload_stall(vb_board *b, uint64_t t);
 
 /* memory.c */
 int vb_mem_init(vb_board *b, char *err, size_t errlen);

@@ -19,6 +19,7 @@
 #include "sgdma/platform.h"
 #include "sgdma/sg_contract.h"
 #include "mem/dram.h"
+#include "mem/ddrc.h"
 #include "pcie/params.h"
 
 #define VB_MAX_REGIONS   8
@@ -101,6 +102,8 @@ struct vb_config {
 	                                 0: B comes back from the memory controller after the write */
 	/* DRAM controller + device timing ("dram.<field>"; enabled = 0: ideal memory) */
 	struct vb_dram_params dram;
+	/* DDR controller ports and arbitration ("ddrc.<field>"; scheme 0: in order) */
+	struct vb_ddrc_params ddrc;
 	/* CPU side */
 	double mmio_read_ns;
 	double mmio_write_ns;
@@ -318,6 +321,8 @@ void vb_reseed(vb_board *b, uint64_t seed);
 bool vb_run_until_csm_done(vb_board *b, uint64_t limit_ps);
 struct vb_dram_stats;
 const struct vb_dram_stats *vb_dram_stats(vb_board *b);
+/* The controller's per-port counters (enum vb_ddrc_port), NULL if port is out of range. */
+const struct vb_ddrc_port_stats *vb_ddrc_stats(vb_board *b, unsigned port);
 uint64_t vb_next_refresh(vb_board *b, uint64_t t_ps);
 void vb_get_stats(vb_board *b, enum vb_chan_id ch, struct vb_stats *out);
 

@@ -127,6 +127,7 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	r = vb_rng_next(b);
 	/* anchored at "now": a trial's outcome depends on its seed, not on history */
 	vb_dram_init(&b->dram, &b->cfg.dram, b->now + (refi ? r % refi : 0));
+	vb_ddrc_init(b);
 	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->now;
 	b->load.next_t = b->now;
 	/* the PL clock's edges, anchored at now too (no draw: the other streams stay put) */
@@ -147,6 +148,10 @@ uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr)
 }
 
 const struct vb_dram_stats *vb_dram_stats(vb_board *b) { return &b->dram.stats; }
+const struct vb_ddrc_port_stats *vb_ddrc_stats(vb_board *b, unsigned port)
+{
+	return port < VB_PORT_COUNT ? &b->ddrc.stats[port] : NULL;
+}
 uint64_t vb_next_refresh(vb_board *b, uint64_t t_ps) { return vb_dram_next_refresh(&b->dram, t_ps); }
 
 /* Reports draw BD fetches over time; the log stops growing at VB_FETCH_LOG_MAX. */
@@ -210,6 +215,12 @@ void vb_sync(vb_board *b)
 	const struct vb_mapping *m;
 	uint64_t t;
 
+	if (b->bus.n_timed == 1) {      /* one self-timed device: nothing to choose between */
+		m = &b->bus.map[b->bus.timed[0]];
+		while ((t = m->ops->next_event(m->dev)) <= b->now)
+			m->ops->step(m->dev, t);
+		return;
+	}
 	while ((t = vb_bus_next_event(&b->bus, &m)) <= b->now)
 		m->ops->step(m->dev, t);
 }

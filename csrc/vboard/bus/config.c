@@ -85,6 +85,25 @@ static const struct key keys[] = {
 	DBL("dram.ctrl_latency_ns", dram.ctrl_latency_ns),
 	DBL("dram.efficiency_cap", dram.efficiency_cap),
 	UINT("dram.enabled", dram.enabled),
+	UINT("ddrc.scheme", ddrc.scheme),
+	DBL("ddrc.clock_ratio", ddrc.clock_ratio),
+	UINT("ddrc.aging", ddrc.aging),
+	UINT("ddrc.cpu_rd_priority", ddrc.rd_priority[VB_PORT_CPU]),
+	UINT("ddrc.cpu_wr_priority", ddrc.wr_priority[VB_PORT_CPU]),
+	UINT("ddrc.pl_rd_priority", ddrc.rd_priority[VB_PORT_PL]),
+	UINT("ddrc.pl_wr_priority", ddrc.wr_priority[VB_PORT_PL]),
+	UINT("ddrc.cpu_hpr", ddrc.hpr[VB_PORT_CPU]),
+	UINT("ddrc.pl_hpr", ddrc.hpr[VB_PORT_PL]),
+	UINT("ddrc.lpr_max_starve_clocks", ddrc.max_starve[VB_STORE_LPR]),
+	UINT("ddrc.lpr_run_length", ddrc.run_length[VB_STORE_LPR]),
+	UINT("ddrc.lpr_min_non_critical_clocks", ddrc.min_non_critical[VB_STORE_LPR]),
+	UINT("ddrc.hpr_max_starve_clocks", ddrc.max_starve[VB_STORE_HPR]),
+	UINT("ddrc.hpr_run_length", ddrc.run_length[VB_STORE_HPR]),
+	UINT("ddrc.hpr_min_non_critical_clocks", ddrc.min_non_critical[VB_STORE_HPR]),
+	UINT("ddrc.w_max_starve_clocks", ddrc.max_starve[VB_STORE_WR]),
+	UINT("ddrc.w_run_length", ddrc.run_length[VB_STORE_WR]),
+	UINT("ddrc.w_min_non_critical_clocks", ddrc.min_non_critical[VB_STORE_WR]),
+	UINT("ddrc.cpu_queue", ddrc.cpu_queue),
 	UINT("pcie.trained", pcie.trained),
 	UINT("pcie.gen", pcie.gen),
 	UINT("pcie.lanes", pcie.lanes),
@@ -376,6 +395,8 @@ int vb_config_check(const struct vb_config *c, char *err, size_t n)
 	if (c->cache_line_bytes == 0 || (c->cache_line_bytes & (c->cache_line_bytes - 1)))
 		FAIL("cpu.cache_line_bytes = %u must be a power of two", c->cache_line_bytes);
 	if (vb_dram_check(&c->dram, err, n) < 0)
+		return -1;
+	if (vb_ddrc_check(&c->ddrc, err, n) < 0)
 		return -1;
 	if (c->pcie.present && vb_pcie_check(&c->pcie, err, n) < 0)
 		return -1;

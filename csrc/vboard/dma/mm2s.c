@@ -21,25 +21,25 @@ static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* ---- data mover and stream -------------------------------------------------- */
 
-/* When the stream has let out the first `bytes` bytes the data mover issued
- * (the remembered bursts' end_bytes increase: binary search). */
-static uint64_t drained_by(const struct vb_mm2s *p, uint64_t bytes)
+/* When the stream has let out the first `bytes` bytes the data mover issued:
+ * the oldest remembered burst whose end_bytes reach it (end_bytes increase;
+ * the search starts where the last one ended, which is next to the answer). */
+static uint64_t drained_by(struct vb_mm2s *p, uint64_t bytes)
 {
-	unsigned lo = 0, hi = p->nb;
-	while (lo < hi) {
-		unsigned mid = (lo + hi) / 2;
-		if (p->bursts[(p->bh + mid) % VB_BURSTS].end_bytes >= bytes)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo < p->nb ? p->bursts[(p->bh + lo) % VB_BURSTS].t_streamed : 0;
+	unsigned i = p->drain_hint < p->nb ? p->drain_hint : p->nb;
+
+	while (i > 0 && p->bursts[(p->bh + i - 1) % VB_BURSTS].end_bytes >= bytes)
+		i--;
+	while (i < p->nb && p->bursts[(p->bh + i) % VB_BURSTS].end_bytes < bytes)
+		i++;
+	p->drain_hint = i;
+	return i < p->nb ? p->bursts[(p->bh + i) % VB_BURSTS].t_streamed : 0;
 }
 
 /* Earliest time the data mover may issue its next burst of `len` bytes. */
-static uint64_t next_issue_time(const vb_board *b, const struct vb_chan *c, uint32_t len)
+static uint64_t next_issue_time(const vb_board *b, struct vb_chan *c, uint32_t len)
 {
-	const struct vb_mm2s *p = &c->mm2s;
+	struct vb_mm2s *p = &c->mm2s;
 	uint64_t t = p->ar_free;
 
 	if (p->nb >= b->cfg.outstanding)       /* outstanding limit: wait for the oldest data */
@@ -55,6 +55,8 @@ static void remember_burst(struct vb_mm2s *p, uint64_t end_bytes, uint64_t arriv
 	if (p->nb == VB_BURSTS) {                 /* keep the newest VB_BURSTS */
 		p->bh = (p->bh + 1) % VB_BURSTS;
 		p->nb--;
+		if (p->drain_hint)
+			p->drain_hint--;
 	}
 	u = &p->bursts[(p->bh + p->nb) % VB_BURSTS];
 	u->end_bytes = end_bytes;

@@ -61,14 +61,14 @@ static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	uint64_t burst_max = (uint64_t)b->cfg.max_burst * b->data_bytes;
 	uint64_t addr = w->base + (vb_keyhole(c) ? 0 : w->off);
 	uint64_t to_4k = PG021_BOUNDARY_4K - ((w->base + w->off) & (PG021_BOUNDARY_4K - 1));
-	uint64_t len = w->left < burst_max ? w->left : burst_max, nbeats, bresp;
+	uint64_t len = w->left < burst_max ? w->left : burst_max, nbeats, bresp, t_wlast;
 
 	if (len > to_4k)
 		len = to_4k;
 	nbeats = beats(b, len);
-	bresp = vb_ic_write_burst(b, t, addr, (uint32_t)len);
-	/* the data cannot be written before its last beat has arrived */
-	bresp = max64(bresp, w->t0 + vb_clocks(b, (double)(w->beats + nbeats)));
+	/* W follows AW as the stream brings it: the burst's last beat leaves at t_wlast */
+	t_wlast = max64(t, w->t0 + vb_clocks(b, (double)(w->beats + nbeats)));
+	bresp = vb_ic_write_burst(b, t, t_wlast, addr, (uint32_t)len);
 	if (w->nb >= b->cfg.write_outstanding) {
 		w->bh = (w->bh + 1) % VB_OUTSTANDING_MAX;
 		w->nb--;

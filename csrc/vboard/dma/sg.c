@@ -185,18 +185,26 @@ static uint64_t floor_at(const struct vb_mm2s *p, uint64_t t)
 static uint64_t head_event(struct vb_chan *c) { return floor_at(&c->mm2s, head_time(c)); }
 static uint64_t dm_event(const vb_board *b, struct vb_chan *c) { return floor_at(&c->mm2s, vb_mm2s_dm_time(b, c)); }
 
+/* The unit whose action is next; on a tie the head goes first, then the
+ * fetch, then the data mover (the order the hardware's effects take). */
+enum { UNIT_HEAD, UNIT_FETCH, UNIT_DM };
+
 uint64_t vb_sg_mm2s_next_event(const vb_board *b, struct vb_chan *c)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	uint64_t t, d;
+	uint8_t unit = UNIT_HEAD;
 
 	if (p->next_valid)
 		return p->t_next;
 	t = head_event(c);
 	d = dm_event(b, c);
 	if (p->fetching && floor_at(p, p->t_fetch_done) < t)
-		t = floor_at(p, p->t_fetch_done);
-	p->t_next = d < t ? d : t;
+		t = floor_at(p, p->t_fetch_done), unit = UNIT_FETCH;
+	if (d < t)
+		t = d, unit = UNIT_DM;
+	p->t_next = t;
+	p->next_unit = unit;
 	p->next_valid = true;
 	return p->t_next;
 }
@@ -205,19 +213,22 @@ void vb_sg_mm2s_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_repor
 {
 	struct vb_mm2s *p = &c->mm2s;
 
+	/* the cached next event says which unit acts (the channel asked for it) */
+	if (vb_sg_mm2s_next_event(b, c) != t)
+		return;
 	p->next_valid = false;
 	p->t_floor = t;
-
-	if (head_event(c) == t) {
+	switch (p->next_unit) {
+	case UNIT_HEAD:
 		head_step(b, c, t, r);
-		return;
-	}
-	if (p->fetching && floor_at(p, p->t_fetch_done) == t) {
+		break;
+	case UNIT_FETCH:
 		fetch_done(b, c, t, r);
-		return;
-	}
-	if (dm_event(b, c) == t)
+		break;
+	default:
 		vb_mm2s_issue_burst(b, c, t);
+		break;
+	}
 }
 
 /* A tail write while the engine waits: fetch from next_bd. */

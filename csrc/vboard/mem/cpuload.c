@@ -6,10 +6,10 @@
  * bus.  Open loop: the loop's request times do not depend on how fast the
  * DRAM answers (a rate the caller chose, not a closed-loop copy).
  *
- * Lazy: its requests are handed to the DRAM model just before any other
- * master's request that arrives later (vb_cpuload_until, called by ic.c), so
- * requests reach the in-order controller in time order and an idle board
- * costs nothing.
+ * Lazy: the controller (ddrc.c) takes its requests (vb_cpuload_take) only up
+ * to the time it is deciding another master's request, so an idle board costs
+ * nothing.  A full CPU port FIFO stalls the loop (vb_cpuload_stall): under a
+ * saturated controller the open loop becomes closed.
  */
 #include "internal.h"
 
@@ -46,21 +46,26 @@ static bool is_read(const vb_board *b, uint64_t i)
 	return (uint64_t)((double)(k + 1) * f) > (uint64_t)((double)k * f);
 }
 
-void vb_cpuload_until(vb_board *b, uint64_t t)
+bool vb_cpuload_take(vb_board *b, uint64_t t, struct vb_ddrc_req *r)
 {
 	struct vb_cpuload *l = &b->load;
+	bool rd;
+	uint64_t n;
 
-	while (l->period_ps && l->next_t < t) {
-		bool rd = is_read(b, l->i);
-		uint64_t n = rd ? l->reads : l->writes;
-		uint64_t addr = l->base + (rd ? 0 : l->span) + (n * l->bytes) % l->span;
-		uint64_t arrive = l->next_t > b->dram.last_arrive ? l->next_t : b->dram.last_arrive;
-		vb_dram_access(&b->dram, arrive, addr, l->bytes, !rd, NULL);   /* the CPU port (ddrc.c merges) */
-		if (rd)
-			l->reads++;
-		else
-			l->writes++;
-		l->i++;
-		l->next_t += l->period_ps;
-	}
+	if (!l->period_ps || l->next_t >= t)
+		return false;
+	rd = is_read(b, l->i);
+	n = rd ? l->reads++ : l->writes++;
+	*r = (struct vb_ddrc_req){ .t = l->next_t, .addr = l->base + (rd ? 0 : l->span) + (n * l->bytes) % l->span,
+				   .len = l->bytes, .write = !rd };
+	l->i++;
+	l->next_t += l->period_ps;
+	return true;
+}
+
+/* The copy loop stalls while the CPU port's FIFO is full: it resumes at t at its rate. */
+void vb_cpuload_stall(vb_board *b, uint64_t t)
+{
+	if (b->load.next_t < t)
+		b->load.next_t = t;
 }

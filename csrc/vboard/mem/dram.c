@@ -202,6 +202,73 @@ struct portion {
 	uint64_t t_end;  /* end of its last transferred burst */
 };
 
+/* The common small request: one chunk, so one bank and one piece (a BD
+ * fetch, a STATUS write, a burst inside one interleave unit).  The same
+ * arithmetic as portion()'s loop and commit for nch = 1, without the loops. */
+static uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1, bool write,
+				 struct portion *out)
+{
+	const uint64_t tb = d->t_burst, lat = write ? d->t_cwl : d->t_cl, ref = d->ref_start;
+	const uint64_t n = p1 - p0 + 1, row = p0 >> d->stripe_shift;
+	const unsigned bk = (unsigned)(p0 >> d->chunk_shift) & d->bank_mask, g = bk & d->group_mask;
+	struct vb_dram_bank *b = &d->bank[bk];
+	const uint64_t before = max64(d->bus_free, write ? d->wr_data_ok : d->rd_data_ok);
+	uint64_t base = before, cas, act = 0, t;
+
+	if (b->row == row) {
+		cas = max64(ta, b->t_cas_ok);
+	} else {
+		if (b->row == NO_ROW)
+			act = max64(ta, b->t_act_ok);
+		else
+			act = max64(ta, b->t_pre_ok) + d->t_rp;
+		act = max64(act, d->act_ok_any);
+		act = max64(act, d->act_ok_group[g]);
+		act = max64(act, d->faw[d->faw_i]);
+		cas = act + d->t_rcd;
+	}
+	cas = max64(cas, d->cas_ok_group[g]);
+	base = max64(base, cas + lat);
+	out->t0 = base;
+	if (base + tb > ref) {                           /* the first burst hits the window */
+		out->t_end = before;
+		return 0;
+	}
+	if (b->row == row) {
+		d->stats.row_hits++;
+	} else {
+		if (b->row == NO_ROW)
+			d->stats.row_misses++;
+		else
+			d->stats.row_conflicts++;
+		b->row = row;
+		b->t_cas_ok = act + d->t_rcd;
+		b->t_pre_ok = act + d->t_ras;
+		d->act_ok_any = act + d->t_rrd_s;
+		d->act_ok_group[g] = act + d->t_rrd_l;
+		d->faw[d->faw_i] = act + d->t_faw;
+		d->faw_i = (d->faw_i + 1) & 3;
+	}
+	if (base + n * tb > ref) {                       /* the tail runs into the window */
+		uint64_t cut = (ref - base) / tb;
+		out->t_end = base + cut * tb;
+		d->bus_free = out->t_end;
+		return cut;
+	}
+	t = base + (n - 1) * tb;                         /* the last burst */
+	b->t_pre_ok = max64(b->t_pre_ok, write ? t + tb + d->t_wr : t - lat + d->t_rtp);
+	d->cas_ok_group[g] = t - lat + d->t_ccd_l;
+	d->bus_free = base + n * tb;
+	d->last_write = write;
+	d->last_data_end = d->bus_free;
+	if (write)
+		d->rd_data_ok = max64(d->rd_data_ok, d->bus_free + d->t_wtr + d->t_cl);
+	else
+		d->wr_data_ok = max64(d->wr_data_ok, d->bus_free - tb - d->t_cl + d->t_rtw + d->t_cwl);
+	out->t_end = d->bus_free;
+	return n;
+}
+
 /*
  * Bursts p0..p1 (absolute burst numbers, all in one row stripe), commands no
  * earlier than ta.  Returns how many bursts were transferred before the next
@@ -216,8 +283,14 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 	const unsigned lap = nch < d->n_banks ? (unsigned)nch : d->n_banks;
 	const uint64_t row = p0 >> d->stripe_shift;
 	uint64_t pbase[VB_DRAM_MAX_BANKS];
+
+	if (nch == 1)
+		return portion_one_bank(d, ta, p0, p1, write, out);
 	uint64_t base = max64(d->bus_free, write ? d->wr_data_ok : d->rd_data_ok);
 	uint64_t k = 0;
+	/* base < near: the whole portion ends by the window (base only grows, so
+	 * the two window tests in the loop are needed only from near on) */
+	const uint64_t near = ref >= n * tb ? ref - n * tb + 1 : 0;
 
 	for (unsigned j = 0; j < lap; j++) {
 		const uint64_t c = c0 + j;
@@ -227,7 +300,7 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 
 		if (j) {
 			k = (c << cs) - p0;
-			if (base + k * tb > ref) {       /* the previous pieces run into the window */
+			if (base >= near && base + k * tb > ref) {   /* the previous pieces run into the window */
 				uint64_t cut = (ref - base) / tb;
 				out->t_end = base + cut * tb;
 				d->bus_free = out->t_end;
@@ -252,7 +325,7 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 			base = need - k * tb;
 		if (!j)
 			out->t0 = base;
-		if (base + (k + 1) * tb > ref) {         /* this piece's first burst hits the window */
+		if (base >= near && base + (k + 1) * tb > ref) {   /* this piece's first burst hits the window */
 			out->t_end = before + k * tb;
 			if (k)
 				d->bus_free = out->t_end;
@@ -283,12 +356,17 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 	}
 
 	/* Commit: when each bank may be precharged, each group's last CAS, the bus. */
-	for (unsigned j = 0; j < lap; j++) {
-		const uint64_t jl = j + (((nch - 1 - j) >> d->bank_shift) << d->bank_shift);
-		const uint64_t lb = min64(p1, ((c0 + jl + 1) << cs) - 1);
-		const uint64_t t = (jl < lap ? pbase[jl] : base) + (lb - p0) * tb;
-		struct vb_dram_bank *b = &d->bank[(unsigned)(c0 + j) & d->bank_mask];
-		b->t_pre_ok = max64(b->t_pre_ok, write ? t + tb + d->t_wr : t - lat + d->t_rtp);
+	{
+		/* PRE after the bank's last burst: write recovery after its data,
+		 * read-to-precharge after its CAS (modular arithmetic: t - lat + tRTP) */
+		const uint64_t pre = write ? tb + d->t_wr : d->t_rtp - lat;
+		for (unsigned j = 0; j < lap; j++) {
+			const uint64_t jl = j + (((nch - 1 - j) >> d->bank_shift) << d->bank_shift);
+			const uint64_t lb = min64(p1, ((c0 + jl + 1) << cs) - 1);
+			const uint64_t t = (jl < lap ? pbase[jl] : base) + (lb - p0) * tb;
+			struct vb_dram_bank *b = &d->bank[(unsigned)(c0 + j) & d->bank_mask];
+			b->t_pre_ok = max64(b->t_pre_ok, t + pre);
+		}
 	}
 	for (uint64_t i = nch > d->group_mask + 1 ? nch - d->group_mask - 1 : 0; i < nch; i++) {
 		const uint64_t lb = min64(p1, ((c0 + i + 1) << cs) - 1);

@@ -56,8 +56,10 @@
  * ---------------------------------------------------------------------------
  *  - Open-page policy: rows stay open until a conflict or a refresh closes
  *    them.  No auto-precharge, no page-close timer.
- *  - No reordering: requests are served strictly in arrival order (no
- *    FR-FCFS).  Bank commands may be issued ahead of the data bus (bank
+ *  - No reordering here: requests are served strictly in the order they
+ *    are handed in (no FR-FCFS).  The controller's ports, queues and
+ *    arbitration between masters are ddrc.c's: it decides that order and
+ *    hands each granted request in with issue time max(arrival, last issue).  Bank commands may be issued ahead of the data bus (bank
  *    look-ahead: a later request's ACT can precede an earlier request's
  *    data), as real controllers' bank machines do.
  *  - No command-bus contention (one command per clock is never the limit),

@@ -671,7 +671,10 @@ class VirtualBoard:
         return {k: {"count": n, "last_offset": off} for k, (n, off) in self._b.dma_guest_errors().items()}
 
     def dram_stats(self) -> dict:
-        """DRAM counters: requests by direction (every master), row hits/misses/conflicts, refresh stalls."""
+        """DRAM counters: requests by direction (every master), row hits/misses/conflicts, refresh stalls; and
+        ``ports``: the DDR controller's per-port counters (``cpu``, ``pl``: reads, writes, bytes, wait_ps /
+        max_wait_ps from arrival to grant, read_latency_ps / max_read_latency_ps to first data,
+        write_latency_ps to the write done, overtaken: grants of the other port ahead of an earlier request)."""
         return self._b.dram_stats()
 
     def dma_registers(self) -> dict:

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Dump the timed model's outputs for a fixed set of scenarios, to compare two builds bit for bit.
+
+    PYTHONPATH=src python3 benchmarks/equality_dump.py OUT.npz            # write
+    PYTHONPATH=src python3 benchmarks/equality_dump.py OUT.npz --against OLD.npz
+
+A working tool for simulator speed work (an optimisation must not change one number), not a test: the
+behavioural tests are the check of correctness; this only says "old == new".
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from sgdma.experiments import characterize as ch
+
+POINTS = [ch.Point(8192, 16, 64), ch.Point(32, 1024), ch.Point(4096, 256), ch.Point(256, 16, 256),
+          ch.Point(32, 4, 512), ch.Point(8192, 2), ch.Point(1000, 33), ch.Point(64, 8192)]
+SETUPS = [
+    ("zcu111", ch.Setup(trials=6, seed=3)),
+    ("zcu111_random", ch.Setup(trials=4, seed=5, placement="random")),
+    ("zcu111_simple", ch.Setup(trials=4, seed=1, mode="simple")),
+    ("zynq7000", ch.Setup(board="zynq7000", trials=4, seed=2)),
+    ("zcu102", ch.Setup(board="zcu102", trials=4, seed=2)),
+    ("zc706", ch.Setup(board="zc706", trials=3, seed=9, placement="random")),
+    ("zcu111_s2mm", ch.Setup(trials=3, seed=4, direction="s2mm")),
+]
+
+
+def scenarios():
+    for tag, setup in SETUPS:
+        bench = ch.Bench(setup)
+        bench.warm_up()
+        for p in POINTS:
+            if setup.mode == "simple":
+                p = ch.Point(p.bytes_per_bd, 1)
+            if setup.direction == "s2mm":
+                if p.cycles > 1 or p.bds > 256 or p.bytes_per_bd % 64:
+                    continue
+            try:
+                bench.check(p)
+            except ch.SweepError:
+                continue
+            seeds = ch.trial_seeds(setup.seed, p, setup.trials)
+            if setup.direction == "mm2s":
+                lat, thr, sim = ch._c_trials(bench, p, seeds)
+            else:
+                rows = [bench.trial(p, int(s)) for s in seeds]
+                lat = np.array([r[0] for r in rows]); thr = np.array([r[1] for r in rows])
+                sim = np.array([r[2] for r in rows])
+            key = f"{tag}/{p.bytes_per_bd}x{p.bds}x{p.cycles}"
+            yield key + "/lat", np.asarray(lat)
+            yield key + "/thr", np.asarray(thr)
+            yield key + "/sim", np.asarray(sim)
+            ds = bench.board.dram_stats()
+            yield key + "/dram", np.array([float(v) for v in ds.values()])
+    # CPU load competing for DRAM, and a capture run (S2MM, cache maintenance, IRQs)
+    for load in ("800MB/s", {"rate_mbps": 1500, "read_fraction": 0.3}):
+        from sgdma.board.virtual import VirtualBoard
+        setup = ch.Setup(trials=3, seed=7)
+        bench = ch.Bench(setup)
+        bench.board = VirtualBoard("zcu111", seed=7, timing_only=True, cpu_load=load)
+        from sgdma.driver.axidma import AxiDma
+        bench.dma = AxiDma(bench.board); bench.channel = bench.dma.mm2s
+        bench.regs = bench.board.mmio(bench.board.axi_dma.base)
+        for p in POINTS[:4]:
+            lat, thr, sim = ch._c_trials(bench, p, ch.trial_seeds(7, p, 3))
+            yield f"load{load}/{p}/lat", np.asarray(lat)
+            yield f"load{load}/{p}/sim", np.asarray(sim)
+    from sgdma.capture import run_capture
+    for board in ("zcu102", "zynq7000"):
+        r = run_capture(board, 25e6, 4, 128 << 10, 16, api="zerocopy", cache="sync", seconds=0.02)
+        for k, v in sorted(r.items()):
+            if k in ("wall_s",) or "wall" in k:
+                continue
+            try:
+                a = np.asarray(v, dtype=float)
+            except (TypeError, ValueError):
+                continue
+            yield f"capture/{board}/{k}", a
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--against")
+    a = ap.parse_args()
+    d = dict(scenarios())
+    np.savez(a.out, **d)
+    print(f"{len(d)} arrays written to {a.out}")
+    if a.against:
+        old = dict(np.load(a.against))
+        bad = [k for k in sorted(set(old) | set(d))
+               if k not in old or k not in d or old[k].shape != d[k].shape
+               or not np.array_equal(old[k], d[k], equal_nan=True)]
+        for k in bad[:20]:
+            print("DIFFERS:", k, old.get(k), d.get(k))
+        print("IDENTICAL" if not bad else f"{len(bad)} arrays differ")
+        sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
