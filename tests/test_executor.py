@@ -111,3 +111,102 @@ def test_frame_has_a_row_per_point():
 def test_bad_executor_names_the_option():
     with pytest.raises(ValueError, match="--executor"):
         make_executor("cluster")
+
+
+def _square(x):
+    return x * x
+
+
+def test_local_pool_serves_every_map_until_closed():
+    ex = LocalExecutor(2, "threads")
+    try:
+        assert sorted(ex.map(_square, [1, 2, 3])) == [(0, 1), (1, 4), (2, 9)]
+        assert sorted(ex.map(_square, [4, 5])) == [(0, 16), (1, 25)]
+        assert ex.pools_started == 1
+    finally:
+        ex.close()
+    assert sorted(ex.map(_square, [6, 7])) == [(0, 36), (1, 49)] and ex.pools_started == 2
+
+
+def test_bd_create_on_an_executor_is_the_same_and_counts_samples():
+    from sgdma.experiments import bdcreate
+
+    serial = bdcreate.run("zcu111", "apu", (1, 16, 256), 500, seed=5)
+    seen = []
+    ex = LocalExecutor(2, "threads")
+    try:
+        split = bdcreate.run("zcu111", "apu", (1, 16, 256), 500, seed=5, executor=ex,
+                             progress=lambda d, t: seen.append((d, t)))
+    finally:
+        ex.close()
+    assert split == serial
+    assert seen[0] == (0, 1500) and seen[-1] == (1500, 1500) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_plan_runs_every_candidate_on_one_executor():
+    from sgdma.experiments import plan
+
+    serial = plan.plan(1000.0, 32, trials=4, seed=2)
+    counted = []
+    ex = LocalExecutor(2, "threads")
+    try:
+        shared = plan.plan(1000.0, 32, trials=4, seed=2, executor=ex, progress=lambda d, t: counted.append(d))
+        assert ex.pools_started == 1                       # one pool, however many candidates were swept
+    finally:
+        ex.close()
+    assert shared.as_dict() == serial.as_dict()
+    # every candidate swept (BD sizes tried, then ring sizes) adds its trials to the count
+    assert counted[-1] >= 4 * len(serial.tried) and counted == sorted(counted)
+
+
+def test_feasibility_map_rows_on_an_executor_match_serial():
+    from sgdma.experiments import plan
+
+    serial = plan.feasibility_map([500.0, 1000.0], [32, 256], max_runs=6)
+    ex = LocalExecutor(2, "threads")
+    try:
+        assert plan.feasibility_map([500.0, 1000.0], [32, 256], max_runs=6, executor=ex) == serial
+    finally:
+        ex.close()
+
+
+@pytest.mark.parametrize("args", [
+    ["plan", "--gate-time", "1us", "--bytes-per-gate", "32"],
+    ["characterize", "bd-create", "--samples", "10"],
+    ["capture", "--sweep", "buffer-size"],
+])
+def test_every_executor_command_names_an_unreachable_scheduler(args, monkeypatch):
+    pytest.importorskip("distributed")
+    import functools
+
+    from click.testing import CliRunner
+
+    import sgdma.executor
+    from sgdma.cli import main
+
+    # the commands' own connect timeout is 10 s; 2 s keeps the test short and the path the same
+    monkeypatch.setattr(sgdma.executor, "DaskExecutor",
+                        functools.partial(sgdma.executor.DaskExecutor, connect_timeout_s=2.0))
+    t0 = time.monotonic()
+    res = CliRunner().invoke(main, args + ["--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"])
+    assert res.exit_code == 2 and "tcp://127.0.0.1:9" in res.output and "--scheduler" in res.output
+    assert time.monotonic() - t0 < 60
+
+
+def test_capture_executor_options_need_the_sweep():
+    from click.testing import CliRunner
+
+    from sgdma.cli import main
+
+    res = CliRunner().invoke(main, ["capture", "--jobs", "2", "--seconds", "0.001"])
+    assert res.exit_code == 2 and "--jobs" in res.output and "--sweep" in res.output
+
+
+def test_progress_without_a_known_total_counts_without_an_eta(capsys):
+    from sgdma.cli.executor import TrialProgress
+
+    with TrialProgress(0, "plan") as bar:
+        bar.update(4, None)
+        bar.update(8, None)
+    err = capsys.readouterr().err
+    assert "plan: 4 trials" in err and "ETA" not in err

@@ -121,3 +121,35 @@ def test_cyclic_passes_repeat_the_circuit(tmp_path):
                                                "--json", str(tmp_path / "one.json")]).output and
                      (tmp_path / "one.json").read_text())
     assert d["gates"] >= 3 * one["gates"]          # the RPU's reset stops the ring a few gates after pass 3
+
+
+def test_run_without_out_writes_nothing_and_never_imports_matplotlib(tmp_path):
+    """A run without --out prints its summary and writes no file; no figure means matplotlib (and plotly, the
+    page's figures) stay unimported.  A subprocess, so no other test's imports count."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom sgdma.cli import main\n"
+            "try:\n    main(['run', sys.argv[1], '--json', 'r.json'])\nexcept SystemExit as e:\n"
+            "    assert e.code in (0, None), e.code\n"
+            "print(sorted(m for m in ('matplotlib', 'plotly') if m in sys.modules))\n")
+    import os
+    from pathlib import Path
+
+    path = os.pathsep.join([str(Path(sgdma.__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, "-c", code, str(example_circuit_path())], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": path})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+    assert "underflows" in out.stdout and "wrote" not in out.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+    rec = json.loads((tmp_path / "r.json").read_text())
+    assert rec["outputs"] == {} and rec["headroom"] is None
+
+
+def test_run_with_headroom_flag_reports_it(tmp_path):
+    res = CliRunner().invoke(main, ["run", str(example_circuit_path()), "--headroom", "--json", str(tmp_path / "r.json")])
+    assert res.exit_code == 0, res.output
+    assert "headroom" in res.output
+    rec = json.loads((tmp_path / "r.json").read_text())
+    assert rec["headroom"]["headroom_ns"] > 0

@@ -251,3 +251,57 @@ def test_arm_then_start_by_hand_like_the_rpu():
         dma.mm2s.write_tail(tail)
         board.run_until_quiet()
         assert board.mm2s_sink.packets() == ring.expected_packets()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unique_rows_is_numpys_unique_over_rows(seed):
+    """The compiler's factorization (counting small integers, constant columns, sorted values, then codes)
+    against np.unique(axis=0): same distinct rows in the same order, same inverse."""
+    from sgdma.sequence.compiler import unique_rows
+
+    rng = np.random.default_rng(seed)
+    n = 2000
+    keys = np.stack([rng.integers(0, 7, n).astype(float),                      # gate ids
+                     rng.choice([np.pi / 2, -np.pi / 2, np.pi, 0.0, -0.0], n),  # angles, +-0
+                     np.full(n, 3.0),                                          # a constant column
+                     rng.integers(-3, 3, n) * 1e9], axis=1)                    # negative, large
+    if seed == 3:
+        keys[:, 0] = rng.integers(0, 10**6, n)                                 # sparse ids: not counted
+    want_u, want_inv = np.unique(keys, axis=0, return_inverse=True)
+    got_u, got_inv = unique_rows(keys)
+    assert np.array_equal(got_u, want_u) and np.array_equal(got_inv, want_inv.reshape(-1))
+
+
+def test_plain_gate_lists_load_in_columns_exactly_as_entry_by_entry():
+    """A file of plain gates takes the columnar path; entries it cannot take (text angles, qubit pairs, an
+    rb block, a bad qubit) take the per-entry path; both give the same columns, and errors still name the entry."""
+    from sgdma.sequence.errors import CircuitError
+
+    rng = np.random.default_rng(0)
+    gates = []
+    for k in range(300):
+        e = {"gate": str(rng.choice(["rx", "ry", "rz", "measure"]))}
+        if e["gate"] != "measure":
+            e["theta"] = float(rng.choice([np.pi / 2, -np.pi / 2, np.pi])) if k % 7 else int(k % 3)
+        if k % 5:
+            e["qubit"] = int(k % 2)
+        if k % 11 == 0:
+            e = {"gate": "ms", "qubits": [0, 1]}
+        gates.append(e)
+    plain = Circuit.from_dict({"circuit": {"name": "p"}, "gates": gates})
+    assert plain._blocks and not plain._pending                     # the columnar path was taken
+    slow = Circuit("p")
+    for i, e in enumerate(gates):
+        slow._append_entry(i, dict(e))
+    a, b = plain.columns(), slow.columns()
+    assert a.gate_names == b.gate_names and a.param_names == b.param_names
+    assert np.array_equal(a.gate_ids, b.gate_ids) and np.array_equal(a.qubits, b.qubits)
+    assert np.array_equal(a.params, b.params, equal_nan=True)
+    for bad, match in ((dict(gates[1], qubit=-1), r"gates\[1\]: qubits -1"),
+                       (dict(gates[1], theta=float("inf")), r"gates\[1\].*not finite"),
+                       (dict(gates[1], theta=True), r"gates\[1\].*boolean"),
+                       ({"gate": "ms", "qubits": [1, 1]}, r"gates\[1\].*distinct")):
+        with pytest.raises(CircuitError, match=match):
+            Circuit.from_dict({"gates": [gates[0], bad]})
+    mixed = Circuit.from_dict({"gates": [gates[0], {"gate": "rx", "theta": "pi/2", "qubit": 0}]})
+    assert mixed.columns().params[1, 0] == pytest.approx(np.pi / 2)

@@ -12,6 +12,8 @@ int sgpy_register_fetchlog(PyObject *m);     /* fetchlog.c: BD fetch log */
 int sgdma_py_linux_register(PyObject *m);    /* linux.c: the Linux user-space platform */
 int sgpy_register_pcie(PyObject *m);         /* pcie.c: the PS-PCIe DMA */
 int sgpy_register_cpuops(PyObject *m);       /* hostpath.c: CPU memory operations, sleep until an IRQ */
+int sgpy_register_playback(PyObject *m);     /* playback.c: sink and DAC results as columns */
+int sgpy_register_textjoin(PyObject *m);     /* textjoin.c: byte pieces end to end (timeline writers) */
 
 static const sgpy_register_fn registrations[] = {
 	sgpy_register_pcie,
@@ -19,6 +21,8 @@ static const sgpy_register_fn registrations[] = {
 	sgpy_register_trace,
 	sgpy_register_rtio,
 	sgpy_register_fetchlog,
+	sgpy_register_playback,
+	sgpy_register_textjoin,
 	sgdma_py_linux_register,
 	NULL,
 };

@@ -212,6 +212,15 @@ class Sink:
         return [{"length": n, "first_ns": a / 1000.0, "last_ns": b / 1000.0, "cut": bool(cut)}
                 for n, a, b, cut in self._board._b.sink_info()]
 
+    def columns(self) -> dict:
+        """The same per packet, as numpy columns: ``length`` (uint64), ``first_ns`` and ``last_ns`` (float64),
+        ``cut`` (bool)."""
+        raw = _core.sink_columns(self._board._b)
+        return {"length": np.frombuffer(raw["length"], np.uint64),
+                "first_ns": np.frombuffer(raw["first_ps"], np.uint64) / 1000.0,
+                "last_ns": np.frombuffer(raw["last_ps"], np.uint64) / 1000.0,
+                "cut": np.frombuffer(raw["cut"], np.uint8).astype(bool)}
+
     @property
     def cut_packets(self) -> list[int]:
         """Indices (into packets()) of the packets cut by a DMA reset."""
@@ -732,17 +741,16 @@ class VirtualBoard:
 
     def refresh_windows(self, t0_ns: float, t1_ns: float, limit: int = 100_000) -> np.ndarray:
         """DRAM all-bank refresh windows (start, end) in ns overlapping [t0_ns, t1_ns]; empty if refresh is off.
-        At most `limit` windows."""
+        At most `limit` windows.  Windows start every tREFI from the seeded phase (csrc/vboard/mem/dram.c
+        vb_dram_next_refresh), so the first two starts give them all."""
         trfc = self.option("dram.trfc_ns")
-        out = []
-        t = max(0.0, t0_ns - trfc)
-        while len(out) < limit:
-            start = self._b.next_refresh(int(t * 1e3))
-            if start >= (1 << 63) or start / 1e3 > t1_ns:
-                break
-            out.append((start / 1e3, start / 1e3 + trfc))
-            t = start / 1e3 + trfc
-        return np.array(out, dtype=float).reshape(-1, 2)
+        first = self._b.next_refresh(int(max(0.0, t0_ns - trfc) * 1e3))
+        if first >= (1 << 63) or first / 1e3 > t1_ns:
+            return np.zeros((0, 2))
+        period = self._b.next_refresh(first + 1) - first
+        n = min(limit, int((t1_ns * 1e3 - first) // period) + 1)
+        start = (first + np.arange(n, dtype=np.int64) * period) / 1e3
+        return np.stack([start, start + trfc], axis=1)
 
     def reseed(self, seed: int) -> None:
         """A new trial: the generator and DRAM refresh phase are redrawn; time and memory stay."""
@@ -811,6 +819,14 @@ class Dac:
 
     def report(self) -> dict:
         return self._b.dac_report()
+
+    def columns(self) -> dict:
+        """The report's events as columns: ``underflows`` and ``deadline_misses`` as (n, 4) uint64 rows (gate,
+        beat, due ps, actual ps), with ``t0_nominal_ps``, ``beat_ps`` and ``beats`` (no per-event objects)."""
+        raw = _core.dac_columns(self._b)
+        return {"underflows": np.frombuffer(raw["underflows"], np.uint64).reshape(-1, 4),
+                "deadline_misses": np.frombuffer(raw["misses"], np.uint64).reshape(-1, 4),
+                "t0_nominal_ps": raw["t0_nominal_ps"], "beat_ps": raw["beat_ps"], "beats": raw["beats"]}
 
 
 @single_threaded(_board_owner)

@@ -153,12 +153,13 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
                       fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0, rel_tol: float = 0.02,
                       seconds: float | None = None, jobs: int = 1, skip_unsupported: bool = True,
                       executor=None, consumer: str = "none", cpu_costs: dict | None = None,
-                      dma_mode: str = "sg") -> list[dict]:
+                      dma_mode: str = "sg", progress=None) -> list[dict]:
     """Sustained MB/s and packets/s per buffer size, API and cache policy (``find_max_rate`` per point).
 
     A policy the board cannot do (``coherent`` without an ACP/HPC port, e.g. zcu111's PL DDR) is
     skipped when ``skip_unsupported`` (else CaptureError).  ``jobs``: local worker processes, or an
-    ``executor`` (sgdma.executor); the records do not depend on either."""
+    ``executor`` (sgdma.executor); the records do not depend on either.  ``progress(done, total)`` counts
+    points as they finish."""
     name = _preset(board)
     sizes = [int(s) for s in sizes]
     for a in apis:
@@ -190,12 +191,19 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
         check_geometry(vb, layout_of(vb), s, buffers, sample_bytes)
     del vb
     tasks = [(name, s, a, c, kw) for c in usable for a in apis for s in sizes]
-    from sgdma.executor import LocalExecutor, run_all
+    from sgdma.executor import LocalExecutor
 
     own = executor is None
     executor = executor or LocalExecutor(min(jobs, len(tasks)), "processes")
+    out = [None] * len(tasks)
     try:
-        return run_all(executor, _point, tasks)
+        if progress:
+            progress(0, len(tasks))
+        for done, (i, rec) in enumerate(executor.map(_point, tasks), 1):
+            out[i] = rec
+            if progress:
+                progress(done, len(tasks))
+        return out
     finally:
         if own:
             executor.close()

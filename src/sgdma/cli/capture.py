@@ -96,12 +96,13 @@ def cli_sweep(board: str = "zynq7000", sizes=None, apis=None, caches=None, sampl
               buffers: int = 16, mode: str = "continuous", consumer_rate=None, seconds: float | None = None,
               seed: int = 0, fifo_bytes=DEFAULT_FIFO_BYTES, plot_dir=None, jobs: int | None = None,
               rel_tol: float = 0.02, api=None, cache=None, consumer: str = "none", cpu_costs: dict | None = None,
-              dma_mode: str = "sg", **_ignored) -> list[dict]:
+              dma_mode: str = "sg", executor=None, progress=None, **_ignored) -> list[dict]:
     """Sustained MB/s and packets/s against buffer size for each API and cache policy.
 
     ``apis``/``caches``: lists or comma-separated text (default: all; ``api``/``cache`` are
     accepted as one-item aliases); ``sizes``: see ``parse_sizes`` (default 64 B .. 128 KiB);
-    ``plot_dir``: also write the PNG (its path goes in every record's "plot")."""
+    ``plot_dir``: also write the PNG (its path goes in every record's "plot").  ``executor``: where the
+    points run (sgdma.executor; default: ``jobs`` local processes); ``progress(done, total)`` counts points."""
     from sgdma.models.cpu import POLICIES
     from sgdma.capture.sweep import default_jobs
 
@@ -112,7 +113,7 @@ def cli_sweep(board: str = "zynq7000", sizes=None, apis=None, caches=None, sampl
                              fifo_bytes=parse_size(fifo_bytes), seed=int(seed), rel_tol=float(rel_tol),
                              seconds=None if seconds is None else float(seconds),
                              jobs=default_jobs() if jobs is None else int(jobs), consumer=consumer,
-                             cpu_costs=cpu_costs, dma_mode=dma_mode)
+                             cpu_costs=cpu_costs, dma_mode=dma_mode, executor=executor, progress=progress)
     if plot_dir is not None and recs:
         path = str(plot_sweep(recs, plot_dir)[0])
         for r in recs:

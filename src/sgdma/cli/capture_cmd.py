@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from sgdma.cli.common import SEED_MAX, OutPath, Rate, Size, Time, _write_record, exit_verdict
+from sgdma.cli.executor import TrialProgress, executor_options, open_executor
 
 
 @click.command("capture")
@@ -38,10 +39,12 @@ from sgdma.cli.common import SEED_MAX, OutPath, Rate, Size, Time, _write_record,
 @click.option("--find-max-rate", is_flag=True, help="bisect the highest sample rate sustained without overflow")
 @click.option("--plot", "plot_dir", type=OutPath(directory=True), default="sgdma-capture-sweep",
               show_default=True, help="where --sweep writes its plot")
+@executor_options(cache=False)
 @click.option("--json", "json_path", type=OutPath(), help="write the result as JSON")
-def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mode, consumer_rate, seconds, fifo_bytes,
-                seed, cpu_load, irq_threshold, irq_delay, consumer, cpu_costs, dma_mode, sweep, find_max_rate, plot_dir,
-                json_path):
+@click.pass_context
+def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache, mode, consumer_rate, seconds,
+                fifo_bytes, seed, cpu_load, irq_threshold, irq_delay, consumer, cpu_costs, dma_mode, sweep,
+                find_max_rate, plot_dir, jobs, executor, scheduler, json_path):
     """Continuous S2MM capture from an ADC through a PL FIFO into DMA buffers and the application."""
     from sgdma.cli import capture as capture_cli
     from sgdma.models.cpu import CostFileError, load_cost_file
@@ -53,6 +56,12 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
         except CostFileError as e:
             raise click.UsageError(str(e))
 
+    if not sweep:
+        given = [f"--{n}" for n in ("jobs", "executor", "scheduler")
+                 if ctx.get_parameter_source(n) is not click.core.ParameterSource.DEFAULT]
+        if given:
+            raise click.UsageError(f"{', '.join(given)}: where a sweep's points run; they apply to --sweep only")
+
     opts = dict(board=board, rate=rate, sample_bytes=sample_bytes, buffer_bytes=buffer_size, buffers=buffers,
                 api=api, cache=cache, mode=mode, consumer_rate=consumer_rate,
                 seconds=None if seconds is None else seconds / 1e9, seed=seed, consumer=consumer, cpu_costs=costs,
@@ -63,7 +72,9 @@ def capture_cmd(board, rate, sample_bytes, buffer_size, buffers, api, cache, mod
                      irq_delay_ns=float(irq_delay) if irq_delay else 0.0)
     try:
         if sweep:
-            records = capture_cli.cli_sweep(**{**opts, "api": None, "cache": None}, plot_dir=plot_dir)  # every API, policy
+            with open_executor(executor, jobs, scheduler) as ex, TrialProgress(0, "capture sweep", "points") as bar:
+                records = capture_cli.cli_sweep(**{**opts, "api": None, "cache": None}, plot_dir=plot_dir,
+                                                executor=ex, progress=bar.update)      # every API, policy
             _print_capture_sweep(records)
             if records and records[0].get("plot"):
                 click.echo(f"wrote {records[0]['plot']}")

@@ -91,15 +91,20 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
 @click.option("--json", "json_path", type=OutPath(), help="write records as JSON")
 @click.option("--plot", "plot_dir", type=OutPath(directory=True), help="write S0 Figs. 8-10 style plots here")
-def bd_create(board, cpus, bds, samples, seed, json_path, plot_dir):
+@executor_options(cache=False)
+def bd_create(board, cpus, bds, samples, seed, json_path, plot_dir, jobs, executor, scheduler):
     """Time to create BD rings on the APU (A53, Linux) and the RPU (R5, bare metal), as S0 measured it."""
     from sgdma.experiments import bdcreate
 
     wanted = ["apu", "rpu"] if cpus == "both" else [cpus]
     records = []
+    total = len(wanted) * len(bds) * samples
     try:
-        for cpu in wanted:
-            records += bdcreate.run(board, cpu, bds, samples, seed)
+        with open_executor(executor, jobs, scheduler) as ex, TrialProgress(total, "bd-create", "samples") as bar:
+            for k, cpu in enumerate(wanted):
+                before = k * len(bds) * samples
+                records += bdcreate.run(board, cpu, bds, samples, seed, executor=ex,
+                                        progress=lambda d, _t: bar.update(before + d, total))
     except ValueError as e:
         raise click.UsageError(str(e))
     click.echo(f"{'cpu':<4} {'BDs':>6}  {'per BD ns: min':>15} {'median':>8} {'p99':>8} {'max':>9}")

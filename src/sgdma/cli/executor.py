@@ -8,15 +8,20 @@ import time
 import click
 
 
-def executor_options(f):
+def executor_options(f=None, *, cache: bool = True):
+    """--jobs, --executor, --scheduler (and --cache for the sweeps that keep chunks): ``@executor_options`` or
+    ``@executor_options(cache=False)``."""
+    if f is None:
+        return lambda g: executor_options(g, cache=cache)
     from sgdma.cli.common import OutPath
 
-    f = click.option("--cache", default=None, type=OutPath(directory=True),
-                     help="keep finished chunks here; an interrupted sweep resumes from them")(f)
+    if cache:
+        f = click.option("--cache", default=None, type=OutPath(directory=True),
+                         help="keep finished chunks here; an interrupted sweep resumes from them")(f)
     f = click.option("--scheduler", default=None,
                      help="Dask scheduler address (tcp://host:8786) [default: a local cluster]")(f)
     f = click.option("--executor", type=click.Choice(["processes", "threads", "dask"]), default="processes",
-                     show_default=True, help="where chunks of trials run")(f)
+                     show_default=True, help="where the work runs")(f)
     f = click.option("--jobs", type=click.IntRange(1, 1024), default=None,
                      help="local workers [default: every core]")(f)
     return f
@@ -38,10 +43,10 @@ def open_executor(kind: str, jobs: int | None, scheduler: str | None):
 
 
 class TrialProgress:
-    """A progress line that counts trials, with the rate and an ETA, on stderr."""
+    """A progress line that counts trials (or another unit of work), with the rate and an ETA, on stderr."""
 
-    def __init__(self, total: int, label: str):
-        self.total, self.label = total, label
+    def __init__(self, total: int, label: str, unit: str = "trials"):
+        self.total, self.label, self.unit = total, label, unit
         self.t0 = time.monotonic()
         self.first = None
         self.tty = sys.stderr.isatty()
@@ -51,22 +56,29 @@ class TrialProgress:
         return self
 
     def update(self, done: int, total: int | None = None) -> None:
+        """``total`` None or 0 (and none given at the start): a count without an end (no ETA)."""
         total = total or self.total
         now = time.monotonic()
         if self.first is None:
             self.first = (now, done)            # trials found in a cache are not this run's rate
         t_ref, d_ref = self.first
         rate = (done - d_ref) / (now - t_ref) if now > t_ref and done > d_ref else 0.0
-        eta = f"{(total - done) / rate:5.0f} s" if rate > 0 else "    ?"
-        if not self.tty and done < total and now - self.last_print < 5.0:
+        finished = bool(total) and done >= total
+        if not self.tty and not finished and now - self.last_print < 5.0:
             return
         self.last_print = now
-        end = "\r" if self.tty and done < total else "\n"
-        click.echo(f"{self.label}: {done}/{total} trials  {rate:8.0f} trials/s  ETA {eta}", file=sys.stderr,
-                   nl=False)
-        click.echo(end, file=sys.stderr, nl=False)
+        speed = f"{rate:8.{0 if rate >= 10 else 2}f} {self.unit}/s"
+        if total:
+            eta = f"{(total - done) / rate:5.0f} s" if rate > 0 else "    ?"
+            line = f"{self.label}: {done}/{total} {self.unit}  {speed}  ETA {eta}"
+        else:
+            line = f"{self.label}: {done} {self.unit}  {speed}"
+        self.open = self.tty and not finished
+        click.echo(line + ("\r" if self.open else "\n"), file=sys.stderr, nl=False)
 
     def __exit__(self, *exc):
+        if getattr(self, "open", False):
+            click.echo("", file=sys.stderr)
         return False
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from sgdma.cli.common import SEED_MAX, OutPath, Time, _write_record, cpu_load_option, exit_verdict
+from sgdma.cli.executor import TrialProgress, executor_options, open_executor
 
 
 @click.command("plan")
@@ -22,15 +23,26 @@ from sgdma.cli.common import SEED_MAX, OutPath, Time, _write_record, cpu_load_op
               help="add a feasibility map: gate time x bytes per gate, 1/8..8x around the point")
 @click.option("--out", "out_dir", default=None, type=OutPath(directory=True),
               help="write the report (report.html, figures) here")
+@executor_options(cache=False)
 def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, cpu_load, json_path, with_map,
-             out_dir):
+             out_dir, jobs, executor, scheduler):
     """Feasible or not, the margin, and a recommended BD size and ring, from short runs of the timed model."""
     from sgdma.experiments import plan as pl
 
-    try:
-        p = pl.plan(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, cpu_load=cpu_load)
-    except ValueError as e:
-        raise click.UsageError(str(e))
+    with open_executor(executor, jobs, scheduler) as ex:          # one executor for every candidate and the map
+        try:
+            with TrialProgress(0, "plan") as bar:
+                p = pl.plan(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, cpu_load=cpu_load,
+                            executor=ex, progress=bar.update)
+        except ValueError as e:
+            raise click.UsageError(str(e))
+        _report(p, gate_time, bytes_per_gate, board, fifo_depth, seed, cpu_load, json_path, with_map, out_dir, ex)
+
+
+def _report(p, gate_time, bytes_per_gate, board, fifo_depth, seed, cpu_load, json_path, with_map, out_dir,
+            ex) -> None:
+    from sgdma.experiments import plan as pl
+
     click.echo(f"{'FEASIBLE' if p.feasible else 'NOT FEASIBLE'} on {p.board}: need {p.required_mbps:.1f} MB/s, "
                f"worst trial {p.achieved_mbps:.1f} MB/s (margin {p.margin:.2f}x)")
     click.echo(f"  recommended: {p.recommended_bytes_per_bd} bytes per BD ({p.recommended_gates_per_bd} gate(s) "
@@ -41,7 +53,7 @@ def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, see
         t = float(gate_time)
         rec["map"] = pl.feasibility_map([t * 2.0 ** k for k in range(-3, 4)],
                                         sorted({max(1, bytes_per_gate * 2 ** k) for k in range(-3, 4)}),
-                                        board, fifo_depth, seed, cpu_load=cpu_load)
+                                        board, fifo_depth, seed, cpu_load=cpu_load, executor=ex)
         click.echo(f"  map: shortest gate time per bytes-per-gate row: " + ", ".join(
             f"{b} B: {s:.0f} ns" for b, s in zip(rec["map"]["bytes_per_gate"], rec["map"]["shortest_gate_time_ns"])))
     _write_record(json_path, "plan", {k: v for k, v in rec.items() if k not in ("kind", "version")})

@@ -6,7 +6,11 @@ import click
 from sgdma.cli.common import SEED_MAX, OutPath, Progress, Time, _write_json
 
 
-def _playback_options(f):
+def _playback_options(out_help: str):
+    return lambda f: _options(f, out_help)
+
+
+def _options(f, out_help: str):
     f = click.option("--board", default="zcu111", show_default=True, help="board preset")(f)
     f = click.option("--mailbox", type=click.Choice(["gpio", "rpmsg"]), default="gpio", show_default=True,
                      help="APU -> RPU hand-off of the ring address")(f)
@@ -17,23 +21,22 @@ def _playback_options(f):
     f = click.option("--passes", default=1, show_default=True, type=click.IntRange(1, 1 << 20),
                      help="play the circuit this many times from one closed ring (cyclic mode)")(f)
     f = click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))(f)
-    f = click.option("--out", "out_dir", default=None, type=OutPath(directory=True),
-                     help="directory for report.html, result.json, the figures (PNG, SVG), timeline.vcd, timeline.json")(f)
+    f = click.option("--out", "out_dir", default=None, type=OutPath(directory=True), help=out_help)(f)
     f = click.option("--json", "json_path", type=OutPath(), help="write the summary as JSON")(f)
     return f
 
 
-def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path) -> None:
+def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path,
+          headroom: bool) -> None:
     from sgdma.sequence.demo import run_circuit
     from sgdma.sequence.playback import PlaybackConfig
     from sgdma.sequence import SequenceError
 
     cfg = PlaybackConfig(mailbox=mailbox, fifo_depth=fifo_depth, gate_time_ns=gate_time,
                          passes=passes, seed=seed)
-    out_dir = out_dir or "sgdma-out"
     with Progress("playing") as bar:
         try:
-            data = run_circuit(circuit, board, cfg, out_dir, seed, title, progress=bar.update)
+            data = run_circuit(circuit, board, cfg, out_dir, seed, title, headroom=headroom, progress=bar.update)
         except (SequenceError, ValueError) as e:
             raise click.UsageError(str(e))
     click.echo(title)
@@ -59,24 +62,30 @@ def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, o
     click.echo(f"  timing engine        setup {data['csm']['setup']} / latency {data['csm']['latency']} / "
                f"throughput {data['csm']['throughput']} PL clocks")
     click.echo(f"  virtual time         {data['virtual_time_ns'] / 1e3:.1f} us in {data['wall_s']:.2f} s wall")
-    click.echo(f"  wrote                {', '.join(data['outputs'].values())}")
+    if data["outputs"]:
+        click.echo(f"  wrote                {', '.join(data['outputs'].values())}")
     _write_json(json_path, data)
 
 
+FILES = "report.html, result.json, the figures (PNG, SVG), timeline.vcd (GTKWave), timeline.json (Perfetto)"
+
+
 @click.command()
-@_playback_options
+@_playback_options(out_help=f"directory for {FILES}  [default: sgdma-demo]")
 def demo(board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path) -> None:
     """A trapped-ion circuit streamed through the virtual ZCU111 (no arguments, no board needed)."""
     from sgdma.sequence.demo import demo_circuit
 
     _play(demo_circuit(), "sgdma demo: Bell pair + randomized benchmarking on a virtual trapped-ion controller",
-          board, mailbox, fifo_depth, gate_time, passes, seed, out_dir or "sgdma-demo", json_path)
+          board, mailbox, fifo_depth, gate_time, passes, seed, out_dir or "sgdma-demo", json_path, headroom=True)
 
 
 @click.command("run")
 @click.argument("circuit_file", type=click.Path(exists=True, dir_okay=False))
-@_playback_options
-def run_cmd(circuit_file, board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path) -> None:
+@_playback_options(out_help=f"write {FILES} here  [default: no files; the summary only]")
+@click.option("--headroom", is_flag=True,
+              help="also find the shortest gate time with zero underflows and what limits it (up to 18 more plays)")
+def run_cmd(circuit_file, board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path, headroom) -> None:
     """Compile CIRCUIT_FILE (TOML or JSON) with its gate library and stream it on the virtual board."""
     _play(circuit_file, f"sgdma run {circuit_file}", board, mailbox, fifo_depth, gate_time, passes, seed, out_dir,
-          json_path)
+          json_path, headroom)

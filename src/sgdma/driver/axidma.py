@@ -159,7 +159,7 @@ class Ring:
         """
         addresses = np.ascontiguousarray(addresses, dtype=np.uint64).reshape(-1)
         lengths = np.asarray(lengths)
-        if lengths.size and (lengths.min() < 0 or lengths.max() > 0xFFFFFFFF):
+        if lengths.dtype != np.uint32 and lengths.size and (lengths.min() < 0 or lengths.max() > 0xFFFFFFFF):
             bad = int(np.flatnonzero((lengths < 0) | (lengths > 0xFFFFFFFF))[0])
             raise ArgumentError(f"BD {bad}: length {int(lengths[bad])} is out of range: the channel's length "
                                 f"register takes 1..{self.channel.max_length} bytes")

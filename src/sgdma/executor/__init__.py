@@ -25,7 +25,9 @@ def default_jobs() -> int:
 
 
 class LocalExecutor:
-    """Threads (the C core releases the GIL while it simulates) or forked processes."""
+    """Threads (the C core releases the GIL while it simulates) or forked processes.  The pool starts at the
+    first map that needs one and serves every later map until close(): a command that maps many times
+    (plan: one sweep per candidate size) forks its workers once."""
 
     def __init__(self, jobs: int | None = None, kind: str = "processes"):
         if kind not in ("threads", "processes"):
@@ -33,28 +35,44 @@ class LocalExecutor:
         self.jobs = jobs or default_jobs()
         self.kind = kind
         self.workers = self.jobs
+        self._pool = None
+        self.pools_started = 0
+
+    def _get_pool(self):
+        if self._pool is None:
+            if self.kind == "threads":
+                self._pool = cf.ThreadPoolExecutor(self.jobs)
+            else:
+                self._pool = cf.ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork"))
+            self.pools_started += 1
+        return self._pool
 
     def map(self, fn: Callable, tasks: list) -> Iterator[tuple[int, object]]:
         if self.jobs <= 1 or len(tasks) <= 1:
             for i, t in enumerate(tasks):
                 yield i, fn(t)
             return
-        if self.kind == "threads":
-            pool = cf.ThreadPoolExecutor(self.jobs)
-        else:
-            pool = cf.ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork"))
-        with pool:
-            futures = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
-            try:
-                for f in cf.as_completed(futures):
-                    yield futures[f], f.result()
-            except BaseException:
-                for f in futures:
-                    f.cancel()
-                raise
+        pool = self._get_pool()
+        futures = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
+        try:
+            for f in cf.as_completed(futures):
+                yield futures[f], f.result()
+        except BaseException as e:
+            for f in futures:
+                f.cancel()
+            if isinstance(e, cf.BrokenExecutor):      # a worker died: the next map gets a fresh pool
+                self.close()
+            raise
 
     def close(self) -> None:
-        pass
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __del__(self):                                # an executor nobody closed: let its workers go
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 class DaskExecutor:

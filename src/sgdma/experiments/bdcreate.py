@@ -81,8 +81,12 @@ def _rng(seed: int, cpu: str, n: int) -> np.random.Generator:
 
 
 def run(board: str = "zcu111", cpu: str = "apu", bds=DEFAULT_BDS, samples: int = 100_000,
-        seed: int = 0) -> list[dict]:
-    """Per ring size, ``samples`` BD-ring creations by ``cpu``: JSON-serialisable records."""
+        seed: int = 0, executor=None, progress=None) -> list[dict]:
+    """Per ring size, ``samples`` BD-ring creations by ``cpu``: JSON-serialisable records.  The ring sizes
+    run on ``executor`` (sgdma.executor; default: this process); each has its own random streams, so the
+    records do not depend on where or in which order they ran.  ``progress(samples_done, total)``."""
+    from sgdma.executor import LocalExecutor
+
     model = CpuModel.for_board(board, cpu)
     vb = board_for(board, model, seed)
     bds = [int(n) for n in bds]
@@ -91,33 +95,47 @@ def run(board: str = "zcu111", cpu: str = "apu", bds=DEFAULT_BDS, samples: int =
         raise ValueError(f"bds {bds}: each ring needs 1..{max_bds} BDs (the {board} BD region)")
     if int(samples) < 1:
         raise ValueError("samples must be >= 1")
+    tasks = [(board, cpu, n, int(samples), seed) for n in bds]
+    out = [None] * len(tasks)
+    total = len(tasks) * int(samples)
+    if progress:
+        progress(0, total)
+    for done, (i, rec) in enumerate((executor or LocalExecutor(1)).map(ring_size_record, tasks), 1):
+        out[i] = rec
+        if progress:
+            progress(done * int(samples), total)
+    return out
+
+
+def ring_size_record(task: tuple) -> dict:
+    """One ring size of ``run``: (board, cpu, BDs, samples, seed) -> its record."""
+    board, cpu, n, samples, seed = task
+    model = CpuModel.for_board(board, cpu)
+    vb = board_for(board, model, seed)
     clk_ns = 1e3 / vb.axi_dma.clock_mhz
-    records = []
-    for n in bds:
-        costs = model.samples(n, int(samples), _rng(seed, cpu, n))
-        release: list[int] = []
-        fresh = board_for(board, model, seed)      # a ring size's PL clock phases do not depend on the sweep order
-        e2e = [measure(fresh, float(c), release) for c in costs[:END_TO_END]]
-        release_all = np.r_[np.asarray(release, dtype=np.int64),
-                            release_phases(vb, max(0, len(costs) - len(release)), _rng(seed, cpu + "/phase", n))]
-        clocks = setup_clocks(vb, costs, release_all)
-        if e2e != clocks[:END_TO_END].tolist():
-            raise RuntimeError(f"{board}/{cpu}, {n} BDs: the GPIO/CSM path read {e2e}, the vectorised "
-                               f"path {clocks[:END_TO_END].tolist()}")
-        total = clocks * clk_ns
-        per_bd = total / n
-        counts, _ = np.histogram(per_bd, HIST_EDGES_NS)
-        records.append({
-            "board": board, "cpu": cpu, "core": model.core, "os": model.os, "bds": n, "samples": int(samples),
-            "seed": seed, "per_bd_ns": stats(per_bd), "total_ns": stats(total),
-            "histogram": {"edges_ns": HIST_EDGES_NS.tolist(), "counts": counts.tolist(),
-                          "below": int((per_bd < HIST_EDGES_NS[0]).sum()),
-                          "above": int((per_bd >= HIST_EDGES_NS[-1]).sum())},
-            "end_to_end": {"samples": len(e2e), "setup_clocks": e2e, "release_ps": release},
-            "pl_clock_mhz": vb.axi_dma.clock_mhz, "gpio_write_ns": model.mmio_write_ns,
-            "model_mean_ns": model.expected(n),
-        })
-    return records
+    costs = model.samples(n, samples, _rng(seed, cpu, n))
+    release: list[int] = []
+    fresh = board_for(board, model, seed)      # a ring size's PL clock phases do not depend on the sweep order
+    e2e = [measure(fresh, float(c), release) for c in costs[:END_TO_END]]
+    release_all = np.r_[np.asarray(release, dtype=np.int64),
+                        release_phases(vb, max(0, len(costs) - len(release)), _rng(seed, cpu + "/phase", n))]
+    clocks = setup_clocks(vb, costs, release_all)
+    if e2e != clocks[:END_TO_END].tolist():
+        raise RuntimeError(f"{board}/{cpu}, {n} BDs: the GPIO/CSM path read {e2e}, the vectorised "
+                           f"path {clocks[:END_TO_END].tolist()}")
+    total = clocks * clk_ns
+    per_bd = total / n
+    counts, _ = np.histogram(per_bd, HIST_EDGES_NS)
+    return {
+        "board": board, "cpu": cpu, "core": model.core, "os": model.os, "bds": n, "samples": samples,
+        "seed": seed, "per_bd_ns": stats(per_bd), "total_ns": stats(total),
+        "histogram": {"edges_ns": HIST_EDGES_NS.tolist(), "counts": counts.tolist(),
+                      "below": int((per_bd < HIST_EDGES_NS[0]).sum()),
+                      "above": int((per_bd >= HIST_EDGES_NS[-1]).sum())},
+        "end_to_end": {"samples": len(e2e), "setup_clocks": e2e, "release_ps": release},
+        "pl_clock_mhz": vb.axi_dma.clock_mhz, "gpio_write_ns": model.mmio_write_ns,
+        "model_mean_ns": model.expected(n),
+    }
 
 
 def compare(apu_records: list[dict], rpu_records: list[dict]) -> list[dict]:

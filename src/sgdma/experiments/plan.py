@@ -99,15 +99,20 @@ def bounds(gate_time_ns: float, bytes_per_gate: int, channels: int, board: Virtu
 
 
 def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str = "zcu111",
-         fifo_depth: int = 64, trials: int = 20, seed: int = 0, cpu_load=None) -> Plan:
+         fifo_depth: int = 64, trials: int = 20, seed: int = 0, cpu_load=None, executor=None,
+         progress=None) -> Plan:
     """A verdict for every input: infeasible with the analytic bound that rules it out before any simulation;
     otherwise short timed runs decide (worst-trial throughput, then DAC underflows behind the FIFO).
-    ``cpu_load``: a background CPU load competing for DRAM in every run (as VirtualBoard's)."""
+    ``cpu_load``: a background CPU load competing for DRAM in every run (as VirtualBoard's).
+
+    The trials of every candidate run on ``executor`` (sgdma.executor; default: this process), one executor
+    for the whole plan; ``progress(trials_done, None)`` counts trials as they finish (the total is not known
+    ahead: the search stops at the first candidate that keeps up)."""
     load = ch.CpuLoad.of(cpu_load)
     tag = {"cpu_load_mbps": load.rate_mbps if load else 0.0, "cpu_load_read_fraction": load.read_fraction if load
            else 0.0}
     loaded = (f"; under a background CPU load of {load.rate_mbps:g} MB/s ({100 * load.read_fraction:.0f} % reads)"
-             if load else "")
+              if load else "")
     if not (isinstance(gate_time_ns, (int, float)) and math.isfinite(gate_time_ns) and gate_time_ns > 0):
         raise ValueError(f"gate time {gate_time_ns!r} ns: must be a finite time > 0")
     for name, v, lo in (("bytes per gate", bytes_per_gate, 1), ("channels", channels, 1),
@@ -130,6 +135,19 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
                         "decided analytically, nothing simulated", [], **tag)
     lay = Layout.of(vb)
     setup = ch.Setup(board=board, trials=trials, seed=seed, timing_only=True, cpu_load=load)
+    from sgdma.executor import LocalExecutor
+
+    executor = executor or LocalExecutor(1)
+    done = [0]
+
+    def measure(bpb: int, n: int):
+        """One candidate's record, its trials in chunks on the executor."""
+        base = done[0]
+        count = (lambda d, t: progress(base + d, None)) if progress else None
+        (rec,) = ch.sweep(setup, [ch.Point(bpb, n)], executor=executor, progress=count)
+        done[0] += trials
+        return rec
+
     tried, choice = [], None
     largest_bd = max_len // width * width
     k = 1
@@ -138,7 +156,7 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
         n_bds = min(1024, lay.max_bds, lay.buffer_bytes // bpb)
         if n_bds < 2:
             break
-        (rec,) = ch.sweep(setup, [ch.Point(bpb, n_bds)])
+        rec = measure(bpb, n_bds)
         worst = rec.throughput_mbps["min"]
         tried.append({"bytes_per_bd": bpb, "gates_per_bd": k, "bds": n_bds, "worst_mbps": worst, "median_mbps":
                       rec.throughput_mbps["median"], "latency_ns_max": rec.latency_ns["max"]})
@@ -162,7 +180,7 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
     n_play = min(256, lay.max_bds, lay.buffer_bytes // bpb)
     report = short_playback(board, bpb, n_play, word_ns, fifo_depth, seed, load)
     ring_bds = next((n for n in RING_CANDIDATES if n * bpb <= lay.buffer_bytes and n <= lay.max_bds
-                     and next(iter(ch.sweep(setup, [ch.Point(bpb, n)]))).throughput_mbps["min"] >= MARGIN_TARGET * need),
+                     and measure(bpb, n).throughput_mbps["min"] >= MARGIN_TARGET * need),
                     0)
     under = len(report["underflows"])
     feasible = under == 0
@@ -207,13 +225,20 @@ def shortest_gate_time(board: str, bytes_per_gate: int, fifo_depth: int = 64, se
     return hi
 
 
+def _shortest_row(task) -> float:
+    board, b, fifo_depth, seed, max_runs, cpu_load = task
+    return shortest_gate_time(board, b, fifo_depth, seed, max_runs=max_runs, cpu_load=cpu_load)
+
+
 def feasibility_map(gate_times_ns, bytes_per_gate, board: str = "zcu111", fifo_depth: int = 64, seed: int = 0,
-                    max_runs: int = 14, cpu_load=None) -> dict:
+                    max_runs: int = 14, cpu_load=None, executor=None) -> dict:
     """Margin (gate time / shortest sustainable gate time) over gate time x bytes per gate; >= 1 plays
-    without underflow.  One bounded bisection per bytes-per-gate row."""
+    without underflow.  One bounded bisection per bytes-per-gate row; the rows run on ``executor``."""
+    from sgdma.executor import LocalExecutor, run_all
+
     gate_times_ns = [float(t) for t in gate_times_ns]
-    shortest = [shortest_gate_time(board, int(b), fifo_depth, seed, max_runs=max_runs, cpu_load=cpu_load)
-                for b in bytes_per_gate]
+    shortest = run_all(executor or LocalExecutor(1), _shortest_row,
+                       [(board, int(b), fifo_depth, seed, max_runs, cpu_load) for b in bytes_per_gate])
     return {"gate_time_ns": gate_times_ns, "bytes_per_gate": [int(b) for b in bytes_per_gate],
             "shortest_gate_time_ns": shortest,
             "margin": [[t / s for t in gate_times_ns] for s in shortest]}

@@ -120,12 +120,35 @@ def load_part(file: str | Path) -> dict:
     return _load(Path(file), 0)
 
 
+_PARSED: dict = {}          # (path, mtime_ns, size) -> the parsed TOML: a board parses its preset several times
+
+
+def _parse(file: Path) -> dict:
+    """tomllib.load of a preset file, memoised by path, modification time and size; a private copy each time
+    (callers may change what they get)."""
+    st = file.stat()
+    key = (str(file.resolve()), st.st_mtime_ns, st.st_size)
+    doc = _PARSED.get(key)
+    if doc is None:
+        with open(file, "rb") as f:
+            doc = _PARSED[key] = tomllib.load(f)
+    return _copy(doc)
+
+
+def _copy(x):
+    """A TOML document's private copy: its tables and arrays; scalars are immutable."""
+    if type(x) is dict:
+        return {k: _copy(v) for k, v in x.items()}
+    if type(x) is list:
+        return [_copy(v) for v in x]
+    return x
+
+
 def _load(file: Path, depth: int) -> dict:
     if depth > _INCLUDE_DEPTH_MAX:
         raise ValueError(f"{file}: includes nest deeper than {_INCLUDE_DEPTH_MAX} levels (a loop?)")
     try:
-        with open(file, "rb") as f:
-            doc = tomllib.load(f)
+        doc = _parse(file)
     except FileNotFoundError:
         raise ValueError(f"preset file {file} does not exist (includes are relative to the including file)") from None
     except (OSError, tomllib.TOMLDecodeError) as e:

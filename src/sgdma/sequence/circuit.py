@@ -15,6 +15,7 @@ loops over applications.  File schema (TOML; JSON has the same shape)::
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,14 +52,34 @@ class Columns:
         return len(self.gate_ids)
 
 
+_ENTRY_KEYS = frozenset(("gate", "qubit", "qubits"))
+QUBIT_MAX = int(np.iinfo(np.int16).max)       # qubit indices are stored as int16
+_NO_QUBITS = (-1,) * MAX_QUBITS
+
+
 def _qubit_row(qubits) -> tuple[int, int]:
-    q = [] if qubits is None else [int(qubits)] if np.isscalar(qubits) else [int(x) for x in qubits]
-    if len(q) > MAX_QUBITS or any(x < 0 or x > np.iinfo(np.int16).max for x in q):
-        raise CircuitError(f"qubits {qubits!r}: give up to {MAX_QUBITS} qubit indices from 0 to "
-                           f"{np.iinfo(np.int16).max}")
+    if qubits is None:
+        return _NO_QUBITS
+    if type(qubits) is int and 0 <= qubits <= QUBIT_MAX:           # the common case of a file: one qubit
+        return (qubits,) + _NO_QUBITS[1:]
+    q = [int(qubits)] if np.isscalar(qubits) else [int(x) for x in qubits]
+    if len(q) > MAX_QUBITS or any(x < 0 or x > QUBIT_MAX for x in q):
+        raise CircuitError(f"qubits {qubits!r}: give up to {MAX_QUBITS} qubit indices from 0 to {QUBIT_MAX}")
     if len(set(q)) != len(q):
         raise CircuitError(f"qubits {qubits!r}: a gate acts on distinct qubits", "name each qubit once")
     return tuple(q + [-1] * (MAX_QUBITS - len(q)))
+
+
+def _plain_qubits(v):
+    """The qubit row of a plain entry (none, one int, or a list of distinct ints in range), else None."""
+    if v is None:
+        return _NO_QUBITS
+    if type(v) is int:
+        return (v, -1) if 0 <= v <= QUBIT_MAX else None
+    if type(v) is list and 1 <= len(v) <= MAX_QUBITS and all(type(x) is int and 0 <= x <= QUBIT_MAX for x in v) \
+            and len(set(v)) == len(v):
+        return tuple(v) + (-1,) * (MAX_QUBITS - len(v))
+    return None
 
 
 class Circuit:
@@ -85,6 +106,58 @@ class Circuit:
         self._pending.append((self._gate_id(gate), values, _qubit_row(qubits)))
         self._columns = None
         return self
+
+    def _extend_plain(self, entries) -> bool:
+        """A file's gate list in columns, when every entry is a plain gate (a dict with "gate", one integer
+        "qubit" or none, finite numeric parameters); False (nothing added) otherwise: the per-entry path then
+        reads it and names any problem."""
+        if not isinstance(entries, list) or not entries or not all(type(e) is dict for e in entries):
+            return False
+        keys = set().union(*entries)
+        if "gate" not in keys or "rb" in keys:
+            return False
+        try:
+            names = [e["gate"] for e in entries]
+        except KeyError:
+            return False
+        if not all(type(g) is str and g for g in names):
+            return False
+        q = None
+        if "qubit" in keys or "qubits" in keys:
+            rows = [_plain_qubits(e["qubits"] if "qubits" in e else e.get("qubit")) for e in entries]
+            if None in rows:
+                return False
+            q = np.array(rows, np.int16)
+        params = {}
+        for p in sorted(keys - _ENTRY_KEYS):
+            col = [e.get(p, math.nan) for e in entries]
+            if not all(type(v) is float or type(v) is int for v in col):   # text ("pi/2"), bools: per entry
+                return False
+            a = np.array(col, dtype=np.float64)
+            given = [p in e for e in entries]
+            if not np.isfinite(a[np.array(given)]).all():
+                return False
+            params[p] = a
+        vocab = list(dict.fromkeys(names))
+        index = {g: k for k, g in enumerate(vocab)}
+        self.extend(vocab, np.array([index[g] for g in names], np.int64), params, q)
+        return True
+
+    def _append_entry(self, i: int, entry: dict) -> None:
+        """gates[i] of a file: ``gate``, ``qubit`` or ``qubits``, parameters (what append does, for a dict)."""
+        gate = entry["gate"]
+        qubits = entry["qubits"] if "qubits" in entry else entry.get("qubit")
+        try:
+            values = {}
+            for k, v in entry.items():
+                if k in _ENTRY_KEYS:
+                    continue
+                x = float(v) if type(v) is float or type(v) is int else math.nan
+                values[k] = x if x - x == 0 else parse_value(v, f"{gate} {k}")     # finite numbers go straight
+            self._pending.append((self._gate_id(gate), values, _qubit_row(qubits)))
+        except ValueError as e:
+            raise CircuitError(f"gates[{i}]: {e}") from None
+        self._columns = None
 
     def extend(self, gates: list[str], gate_index: np.ndarray, params: dict[str, np.ndarray] | None = None,
                qubits: np.ndarray | None = None) -> "Circuit":
@@ -170,7 +243,12 @@ class Circuit:
             raise CircuitError(f"circuit: unknown sections {sorted(extra)}", "use [circuit] and [[gates]]")
         meta = doc.get("circuit", {})
         c = cls(meta.get("name", "circuit"), meta.get("repeat", 1), meta.get("library"))
+        if c._extend_plain(doc.get("gates", [])):
+            return c
         for i, entry in enumerate(doc.get("gates", [])):     # file loading, not the compile path
+            if type(entry) is dict and "gate" in entry and "rb" not in entry:
+                c._append_entry(i, entry)                 # the common case, without append's per-call work
+                continue
             entry = dict(entry)
             qubits = entry.pop("qubits", entry.pop("qubit", None))
             if "rb" in entry:

@@ -73,54 +73,104 @@ def runs(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return group, np.arange(len(group)) - starts[group]
 
 
+def _factorize(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted distinct values, each item's index into them), without an argsort: small non-negative
+    integers by counting, a constant column at once, others by one sort of the values and a search."""
+    if not len(col):
+        return col[:0].copy(), np.zeros(0, np.int64)
+    lo, hi = col.min(), col.max()
+    if lo == hi and not np.isnan(lo):
+        return col[:1].copy(), np.zeros(len(col), np.int64)
+    if lo >= 0 and hi < 4 * len(col) + 1024:              # small non-negative whole numbers (gate ids, counts)
+        whole = col.astype(np.int64)
+        if col.dtype.kind in "iu" or (whole == col).all():
+            present = np.bincount(whole) > 0
+            return np.flatnonzero(present).astype(col.dtype), (np.cumsum(present) - 1)[whole]
+    values = np.unique(col)
+    return values, np.searchsorted(values, col)
+
+
 def unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """np.unique(keys, axis=0, return_inverse=True), faster: factorize each column,
-    then one int64 unique over the mixed-radix code (row sorting is ~10x slower)."""
+    """np.unique(keys, axis=0, return_inverse=True), faster: factorize each column, then count the
+    mixed-radix code of each row (row sorting is ~10x slower); the distinct rows come back from their codes."""
+    if not np.isfinite(keys).all():                        # NaN never equals itself: keep numpy's own rules
+        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+        return uniq, inverse.reshape(-1)
     code = np.zeros(len(keys), np.int64)
     radix = 1
+    columns = []
     for j in range(keys.shape[1]):                         # per column
-        values, col_code = np.unique(keys[:, j], return_inverse=True)
+        values, col_code = _factorize(keys[:, j])
         radix *= len(values)
         if radix >= 1 << 62:                               # would overflow: take the slow exact path
             uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
             return uniq, inverse.reshape(-1)
-        code = code * len(values) + col_code.reshape(-1)
-    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-    return keys[first], inverse.reshape(-1)
+        code = code * len(values) + col_code
+        columns.append(values)
+    distinct_codes, inverse = _factorize(code)
+    uniq = np.empty((len(distinct_codes), keys.shape[1]), keys.dtype)
+    rest = distinct_codes.astype(np.int64)
+    for j in range(keys.shape[1] - 1, -1, -1):             # mixed-radix digits, last column first
+        rest, digit = np.divmod(rest, len(columns[j]))
+        uniq[:, j] = columns[j][digit]
+    return uniq, inverse.reshape(-1)
 
 
 def variant_keys(cols: Columns, library: GateLibrary) -> tuple[np.ndarray, list]:
     """Key rows (gate id, parameter values with defaults filled in and unused ones zeroed),
-    checked per gate definition.  Returns (keys, gate definitions by vocabulary id)."""
+    checked per gate definition.  Returns (keys, gate definitions by vocabulary id).  Tables per gate
+    definition, applied to whole columns; any violation is reported by the per-definition check below."""
+    present = np.bincount(cols.gate_ids, minlength=len(cols.gate_names)) > 0 if len(cols) else \
+        np.zeros(len(cols.gate_names), bool)
+    defs = [library.gate(name, f" (application #{int(np.argmax(cols.gate_ids == gid))})") if present[gid] else None
+            for gid, name in enumerate(cols.gate_names)]
     keys = np.empty((len(cols), 1 + len(cols.param_names)))
     keys[:, 0] = cols.gate_ids
-    keys[:, 1:] = cols.params
+    gid = cols.gate_ids
+    bad = np.zeros(len(cols), bool)
+    for j, p in enumerate(cols.param_names):               # per parameter name, over every application
+        uses = np.array([d is not None and p in d.params for d in defs], bool)[gid]
+        default = np.array([d.params[p] if d is not None and p in d.params else np.nan for d in defs])[gid]
+        col = cols.params[:, j]
+        given = ~np.isnan(col)
+        value = np.where(given, col, default)
+        bad |= (~uses & given) | (uses & np.isnan(value))
+        keys[:, 1 + j] = np.where(uses, value, 0.0)        # unused: must not split variants
+    required = [[p for p, v in d.params.items() if np.isnan(v) and p not in cols.param_names] if d else []
+                for d in defs]
+    bad |= np.array([bool(r) for r in required], bool)[gid]
+    need_q = np.array([d.qubits if d is not None and d.qubits else 0 for d in defs], np.int64)[gid]
     n_qubits = (cols.qubits >= 0).sum(axis=1)
-    defs = []
-    for gid, name in enumerate(cols.gate_names):           # per gate definition
-        mask = cols.gate_ids == gid
-        if not mask.any():
-            defs.append(None)
+    bad |= (need_q != 0) & (n_qubits != 0) & (n_qubits != need_q)
+    if bad.any():
+        _check_per_definition(cols, defs)                  # raises the first error, as the user reads the file
+        raise AssertionError("variant_keys: a violation the per-definition check did not name")  # pragma: no cover
+    return keys, defs
+
+
+def _check_per_definition(cols: Columns, defs: list) -> None:
+    """The rules, per gate definition in vocabulary order: a parameter the gate does not take, a required
+    parameter missing, a qubit count the gate does not act on."""
+    n_qubits = (cols.qubits >= 0).sum(axis=1)
+    for gid, gate in enumerate(defs):
+        if gate is None:
             continue
-        first = int(np.argmax(mask))
-        gate = library.gate(name, f" (application #{first})")
-        defs.append(gate)
+        mask = cols.gate_ids == gid
+        name = cols.gate_names[gid]
         for j, p in enumerate(cols.param_names):
-            col = keys[mask, 1 + j]
+            col = cols.params[mask, j]
             if p not in gate.params:
                 given = ~np.isnan(col)
                 if given.any():
                     at = int(np.flatnonzero(mask)[np.argmax(given)])
                     raise CircuitError(f"application #{at}: gate {name!r} has no parameter {p!r}",
                                        f"it takes {sorted(gate.params) or 'no parameters'}")
-                keys[mask, 1 + j] = 0.0                    # unused: must not split variants
-            else:
-                keys[mask, 1 + j] = np.where(np.isnan(col), gate.params[p], col)
         for p, default in gate.params.items():
             if not np.isnan(default):
                 continue
+            first = int(np.argmax(mask))
             if p in cols.param_names:
-                missing = np.isnan(keys[mask, 1 + cols.param_names.index(p)])
+                missing = np.isnan(cols.params[mask, cols.param_names.index(p)])
                 if not missing.any():
                     continue
                 first = int(np.flatnonzero(mask)[np.argmax(missing)])
@@ -132,7 +182,6 @@ def variant_keys(cols: Columns, library: GateLibrary) -> tuple[np.ndarray, list]
                 at = int(np.argmax(bad))
                 raise CircuitError(f"application #{at}: gate {name!r} acts on {gate.qubits} qubit(s), "
                                    f"given {int(n_qubits[at])}", f"give {gate.qubits} qubit indices or none")
-    return keys, defs
 
 
 def check_bds(needed: int, max_bds: int | None, what: str, too_many: Callable[[int, str], None] | None = None

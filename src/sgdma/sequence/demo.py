@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from sgdma.output import report
 from sgdma.sequence import record
 from sgdma.sequence.headroom import analyse
 from sgdma.sequence.runner import play_circuit
@@ -26,11 +25,12 @@ def demo_circuit() -> Circuit:
     return out.extend_circuit(randomized_benchmarking(DEMO_RB_LENGTH, seed=1, qubit=0))
 
 
-def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = None, out_dir: str | Path = "sgdma-out",
-                seed: int = 0, title: str | None = None, headroom: bool = True, max_runs: int = 16,
-                progress=None) -> dict:
+def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = None,
+                out_dir: str | Path | None = "sgdma-out", seed: int = 0, title: str | None = None,
+                headroom: bool = True, max_runs: int = 16, progress=None) -> dict:
     """Compile and play a circuit (a Circuit or a .toml/.json file), find its headroom (at most max_runs
-    more plays), write the report from the result record; return the record."""
+    more plays) if asked, write the report and the timelines to out_dir (none if out_dir is None); return
+    the record."""
     t0 = time.perf_counter()
     if isinstance(circuit, (str, Path)):
         circuit = Circuit.from_file(Path(circuit))       # parsed once, checked before the board is built
@@ -50,11 +50,15 @@ def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = Non
     }
     head = analyse(circuit, board, cfg, result, seed, max_runs=max_runs) if headroom else None
     rec = record.build(result, board, title or f"sgdma: circuit on {board}", head, extra)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    outputs = report.write(rec, out)
-    outputs["timeline_vcd"] = str(result.timeline.write_vcd(out / "timeline.vcd"))
-    outputs["timeline_json"] = str(result.timeline.write_perfetto(out / "timeline.json"))
+    outputs = {}
+    if out_dir is not None:
+        from sgdma.output import report        # the figures need matplotlib: only when they are written
+
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        outputs = report.write(rec, out)
+        outputs["timeline_vcd"] = str(result.timeline.write_vcd(out / "timeline.vcd"))
+        outputs["timeline_json"] = str(result.timeline.write_perfetto(out / "timeline.json"))
     rec["outputs"] = outputs
     rec["wall_s"] = time.perf_counter() - t0
     return rec

@@ -11,6 +11,8 @@ records every underflow with its time and gate.
 """
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,9 +26,9 @@ MAILBOX_TX_FLAG, MAILBOX_RX_FLAG, MAILBOX_DATA = 0x0, 0x4, 0x8   # offsets in th
 ACK = 1 << 31
 
 
-#: Work bound of one playback, checked before it starts: the report keeps per-gate arrays and timeline spans
-#: (Python objects), so gates played (passes x gates per pass) are limited.  Assumed: about 4 minutes of host
-#: time on a 2-core VM (measured ~0.2 ms per played gate for the demo).
+#: Work bound of one playback, checked before it starts: the simulation, the per-gate columns and the report's
+#: figures grow with the gates played (passes x gates per pass).  Assumed: a few minutes of host time on a
+#: 2-core VM (the simulation ran ~0.1 ms per played gate there, more with a report's figures).
 MAX_PLAYED_GATES = 1 << 20
 
 
@@ -58,28 +60,60 @@ class Underflow:
     late_ns: float
 
 
+class Underflows(Sequence):
+    """The run's underflows, in time order: a list-like view over columns (``gate``, ``time_ns``, ``late_ns``)
+    that makes an :class:`Underflow` on access."""
+
+    def __init__(self, gate: np.ndarray, time_ns: np.ndarray, late_ns: np.ndarray, table: list[str],
+                 codes: np.ndarray):
+        self.gate, self.time_ns, self.late_ns = gate, time_ns, late_ns
+        self._table, self._codes = table, codes
+
+    def name_of(self, gate: int) -> str:
+        return self._table[int(self._codes[gate])] if 0 <= gate < len(self._codes) else "?"
+
+    def __len__(self) -> int:
+        return len(self.gate)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        g = int(self.gate[i])
+        return Underflow(g, self.name_of(g), float(self.time_ns[i]), float(self.late_ns[i]))
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"Underflows({len(self)})"
+
+
 @dataclass
 class PlaybackResult:
+    """One playback.  Per-gate quantities are numpy columns (index = gate played, passes included); names
+    are codes into ``gate_name_table``."""
+
     board: str
     gates: int
     bds: int
     bytes: int
     latency_ns: float               # S0's latency: start received -> first word, the RPU's tail write included
     throughput_mbps: float          # payload / (last word - first word), as S0 defines it
-    underflows: list[Underflow]
+    underflows: Underflows
     deadline_misses: int
     mailbox: str
     mailbox_latency_ns: float
     apu_build_ns: float
     csm: dict
-    dac_word_ns: float
+    dac_word_ns: float              # the DAC's word period as configured (whole picoseconds)
     timeline: Timeline = field(repr=False)
     gate_first_ns: np.ndarray = field(repr=False)      # first word of each gate at the PL
     gate_play_ns: np.ndarray = field(repr=False)       # when the DAC played it
     gate_deadline_ns: np.ndarray = field(repr=False)   # when it was due
     gate_last_ns: np.ndarray = field(default=None, repr=False)     # last word of each gate at the PL
     gate_beats: np.ndarray = field(default=None, repr=False)       # stream words per gate
-    gate_names: list = field(default=None, repr=False)
+    gate_name_table: list = field(default=None, repr=False)        # distinct gate names
+    gate_name_code: np.ndarray = field(default=None, repr=False)   # per gate: index into gate_name_table
     gate_fetch_ns: np.ndarray = field(default=None, repr=False)    # issue of each gate's first BD fetch
     bd_fetch_ns: np.ndarray = field(default=None, repr=False)      # (n, 2) BD fetch issue, data back
     refresh_ns: np.ndarray = field(default=None, repr=False)       # (n, 2) DRAM refresh windows in the run
@@ -87,6 +121,12 @@ class PlaybackResult:
     fifo_depth: int = 0
     word_bytes: int = 0
     stream_clock_mhz: float = 0.0
+    wall_s: dict = field(default_factory=dict, repr=False)   # host seconds: "simulate" (the C run), "result"
+
+    @property
+    def gate_names(self) -> np.ndarray:
+        """Gate name per gate played (object array, made from the codes)."""
+        return np.array(self.gate_name_table, dtype=object)[self.gate_name_code]
 
 
 def _cpu(board, name):
@@ -205,6 +245,7 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None, progress=None) -
     budget_ns = (total_beats * word_ns + lead + 1e6) * 4
     expected_ns = total_beats * word_ns + lead
     start, done = board.now_ns, False
+    wall0 = time.perf_counter()
     step = max(expected_ns / 50, 1e5)                  # ~50 slices of the expected run
     while not done and board.now_ns - start < budget_ns:
         before = board.now_ns
@@ -224,59 +265,65 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None, progress=None) -
         ring.wait(timeout_ns=1e7)
         ring.reclaim()
     board.run_until_quiet()
+    wall1 = time.perf_counter()
     res = _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns, t_tail, gate_beats,
                   cyclic)
     res.fifo_depth = cfg.fifo_depth
+    res.wall_s = {"simulate": wall1 - wall0, "result": time.perf_counter() - wall1}
     return res
 
 
 def _result(board, handle, tl, apu_build, mailbox, mailbox_ns, counters, word_ns, t_tail, gate_beats,
             cyclic) -> PlaybackResult:
-    dac = board.dac.report()
-    packets = [p for p in board.mm2s_sink.timing() if not p["cut"]]   # a reset ends cyclic play mid-gate
-    first = np.array([p["first_ns"] for p in packets])
-    last = np.array([p["last_ns"] for p in packets])
-    n_gates = len(packets)
-    names = list(handle.gate_names) * (n_gates // max(1, handle.n_gates) + 1)
-    names = names[:n_gates]
+    """The run's per-gate columns, from the sink's and the DAC's columns (no per-gate Python objects)."""
+    dac = board.dac.columns()
+    sink = board.mm2s_sink.columns()
+    whole = ~sink["cut"]                                # a reset ends cyclic play mid-gate
+    first, last = sink["first_ns"][whole], sink["last_ns"][whole]
+    n_gates = len(first)
+    reps = n_gates // max(1, handle.n_gates) + 1
+    table = handle.gate_vocabulary
+    codes = np.tile(np.asarray(handle.gate_codes, np.int64), reps)[:n_gates]
     beats = np.tile(gate_beats, n_gates // max(1, len(gate_beats)) + 1)[:n_gates]
     first_beat = np.r_[0, np.cumsum(beats)[:-1]]
+    word_ns = dac["beat_ps"] / 1e3 if dac["beat_ps"] else word_ns     # the period the DAC was given
     t0 = dac["t0_nominal_ps"] / 1e3
     deadline = t0 + first_beat * word_ns
     # an underflow slips playback from the late word on: its gate if it was the
     # gate's first word, otherwise the gates after it
-    slip = np.zeros(n_gates + 1)
-    for gate, beat, due, actual in dac["underflows"]:
-        g = int(np.searchsorted(first_beat, beat, side="right")) - 1
-        slip[g if beat == first_beat[g] else g + 1] += (actual - due) / 1e3
+    under = dac["underflows"].astype(np.int64)
+    u_gate, u_beat, u_due, u_actual = under.T
+    g = np.searchsorted(first_beat, u_beat, side="right") - 1
+    slipped = np.where(u_beat == first_beat[np.maximum(g, 0)], g, g + 1) if n_gates else g
+    slip = np.bincount(slipped, weights=(u_actual - u_due) / 1e3, minlength=n_gates + 1)[:n_gates + 1]
     play_t = deadline + np.cumsum(slip)[:n_gates]
-    underflows = [Underflow(int(g), names[int(g)] if int(g) < n_gates else "?", actual / 1e3, (actual - due) / 1e3)
-                  for g, beat, due, actual in dac["underflows"]]
+    underflows = Underflows(u_gate, u_actual / 1e3, (u_actual - u_due) / 1e3, table, codes)
     clk = 1e3 / board.axi_dma.clock_mhz
     span = (last[-1] - first[0]) + clk if n_gates else float("nan")
     payload = int(gate_beats.sum() * board.axi_dma.data_bytes) if not cyclic else int(
         beats.sum() * board.axi_dma.data_bytes)
 
     tl.span("DMA", "MM2S: tail write to last word", t_tail, last[-1] if n_gates else t_tail)
-    for k in range(n_gates):
-        tl.span("stream", names[k], first[k], last[k], gate=k)
-        tl.span("DAC", names[k], play_t[k], play_t[k] + beats[k] * word_ns, gate=k,
-                late_ns=float(play_t[k] - deadline[k]))
-    for u in underflows:
-        tl.instant("DAC", f"underflow gate {u.gate}", u.time_ns, gate=u.gate, late_ns=u.late_ns)
+    gate = np.arange(n_gates)
+    tl.span_columns("stream", table, first, last, codes=codes, gate=gate)
+    tl.span_columns("DAC", table, play_t, play_t + beats * word_ns, codes=codes, gate=gate,
+                    late_ns=play_t - deadline)
+    if len(underflows):
+        tl.instant_columns("DAC", [f"underflow gate {k}" for k in u_gate.tolist()], underflows.time_ns,
+                           codes=np.arange(len(underflows)), gate=u_gate, late_ns=underflows.late_ns)
 
     fetches = board.bd_fetches("mm2s")
     bd_end = np.asarray(handle.gate_bd_end, dtype=np.int64)
     first_bd = np.r_[0, bd_end[:-1] + 1]
     n_pass_gates = max(1, len(first_bd))
-    gate_bd = (np.arange(n_gates) // n_pass_gates) * handle.n_bds + first_bd[np.arange(n_gates) % n_pass_gates]
+    gate_bd = (gate // n_pass_gates) * handle.n_bds + first_bd[gate % n_pass_gates]
     gate_fetch = np.where(gate_bd < len(fetches), fetches[np.minimum(gate_bd, max(0, len(fetches) - 1)), 0]
                           if len(fetches) else np.nan, np.nan)
     t_end = float(last[-1]) if n_gates else t_tail
     return PlaybackResult(
-        gate_last_ns=last, gate_beats=beats, gate_names=names, gate_fetch_ns=gate_fetch, bd_fetch_ns=fetches,
-        refresh_ns=board.refresh_windows(t_tail, t_end), tail_write_ns=t_tail, word_bytes=board.axi_dma.data_bytes,
-        stream_clock_mhz=board.axi_dma.clock_mhz,
+        gate_last_ns=last, gate_beats=beats, gate_name_table=table, gate_name_code=codes, gate_fetch_ns=gate_fetch,
+        bd_fetch_ns=fetches, refresh_ns=board.refresh_windows(t_tail, t_end), tail_write_ns=t_tail,
+        word_bytes=board.axi_dma.data_bytes, stream_clock_mhz=board.axi_dma.clock_mhz,
         board=board.name, gates=n_gates, bds=handle.n_bds, bytes=payload,
         latency_ns=float(counters["latency_ns"]),
         throughput_mbps=payload / span * 1e3 if n_gates else 0.0,

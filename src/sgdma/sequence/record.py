@@ -13,19 +13,29 @@ PROVENANCE_KEYS = ("dma.clock_mhz", "dma.data_width", "dma.sg_prefetch", "dma.ou
 
 
 def _col(a, nd: int = 1) -> list:
-    a = np.asarray(a, dtype=float)
-    return [None if not np.isfinite(v) else round(float(v), nd) for v in a.ravel()]
+    """A float column for JSON: rounded to nd decimals, None where not finite."""
+    a = np.round(np.asarray(a, dtype=float).ravel(), nd)
+    ok = np.isfinite(a)
+    if ok.all():
+        return a.tolist()
+    out = a.astype(object)
+    out[~ok] = None
+    return out.tolist()
 
 
 def build(result, board_preset: str, title: str, headroom: dict | None, extra: dict | None = None) -> dict:
     from sgdma.hw import presets
 
-    names = list(result.gate_names or [])
-    uniq = sorted(set(names))
-    index = {n: i for i, n in enumerate(uniq)}
-    unders = [{"gate": u.gate, "gate_name": u.gate_name, "time_ns": u.time_ns, "late_ns": u.late_ns}
-              for u in result.underflows]
-    worst = sorted(unders, key=lambda u: -u["late_ns"])[:20]
+    table = list(result.gate_name_table or [])
+    codes = np.asarray(result.gate_name_code if result.gate_name_code is not None else [], np.int64)
+    uniq = sorted({table[c] for c in set(codes.tolist())})      # the names played, sorted
+    remap = np.array([uniq.index(n) if n in uniq else -1 for n in table], np.int64)
+    u = result.underflows
+    unders = [{"gate": x.gate, "gate_name": x.gate_name, "time_ns": x.time_ns, "late_ns": x.late_ns}
+              for x in u[:UNDERFLOW_LIST_MAX]]
+    worst_idx = np.argsort(-np.asarray(u.late_ns, float), kind="stable")[:20] if len(u) else []
+    worst = [{"gate": x.gate, "gate_name": x.gate_name, "time_ns": x.time_ns, "late_ns": x.late_ns}
+             for x in (u[int(i)] for i in worst_idx)]
     prov = {k: {"value": v, "unit": unit, "source": src}
             for k, v, unit, src in presets.entries(presets.load(board_preset)) if k in PROVENANCE_KEYS}
     rec = {
@@ -43,8 +53,8 @@ def build(result, board_preset: str, title: str, headroom: dict | None, extra: d
         "provenance": prov,
         "columns": {
             "gate_name_table": uniq,
-            "gate_name": [index[n] for n in names],
-            "gate_beats": [int(b) for b in np.asarray(result.gate_beats)],
+            "gate_name": (remap[codes] if len(codes) else codes).tolist(),
+            "gate_beats": np.asarray(result.gate_beats).astype(np.int64).tolist(),
             "first_ns": _col(result.gate_first_ns), "last_ns": _col(result.gate_last_ns),
             "deadline_ns": _col(result.gate_deadline_ns), "play_ns": _col(result.gate_play_ns),
             "fetch_ns": _col(result.gate_fetch_ns),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from sgdma.hw import pg021 as P
+from sgdma.sequence.arrays import distinct
 from sgdma.sequence.compiler import BdLayout, Program, lay_out
 from sgdma.sequence.errors import RingBusyError, StaleRingError
 from sgdma.sequence.memory import BD_BYTES
@@ -29,7 +30,7 @@ class RingSlot:
                  layout: BdLayout, cyclic: bool):
         self.owner, self.id, self.epoch, self.name = owner, slot_id, epoch, name
         self.program, self.layout, self.cyclic = program, layout, cyclic
-        self.sids = frozenset(np.unique(program.use_sid).tolist())
+        self.sids = frozenset(distinct(program.use_sid).tolist())
         self.live, self.ended = True, ""
         self.ring = None
         self.install(layout)
@@ -196,6 +197,16 @@ class RingHandle:
         """Gate name per application (object array)."""
         p = self._live().program
         return np.array(p.gate_names, dtype=object)[p.app_gate]
+
+    @property
+    def gate_vocabulary(self) -> list[str]:
+        """The distinct gate names; ``gate_codes`` indexes it."""
+        return list(self._live().program.gate_names)
+
+    @property
+    def gate_codes(self) -> np.ndarray:
+        """Gate name per application as an index into ``gate_vocabulary`` (int32)."""
+        return self._live().program.app_gate
 
     @property
     def gate_qubits(self) -> np.ndarray:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sgdma.sequence.arrays import distinct
 from sgdma.sequence.errors import SegmentLimitError, UnknownSegmentError, WordSizeError
 from sgdma.sequence.memory import Region
 
@@ -250,7 +251,7 @@ class SegmentStore:
 
     def blob_bytes(self, sids: np.ndarray) -> int:
         """Bytes stored for the distinct buffers behind these segment ids."""
-        blobs = {id(self._blob_of[s]): self._blob_of[s].nbytes for s in np.unique(sids).tolist()}
+        blobs = {id(self._blob_of[s]): self._blob_of[s].nbytes for s in distinct(sids).tolist()}
         return sum(blobs.values())
 
     def counters(self) -> dict:
