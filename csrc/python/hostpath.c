@@ -32,8 +32,8 @@ static PyObject *py_cpu_op(PyObject *mod, PyObject *args)
 	int rc;
 	vb_board *b;
 	(void)mod;
-	if (!PyArg_ParseTuple(args, "OsO&O&O&ddId", &o, &kind, sgpy_u64, &op.addr, sgpy_u64, &op.len, sgpy_u64,
-			      &op.dst, &op.ns_per_line, &op.ns_per_word, &op.word_bytes, &op.fixed_ns))
+	if (!PyArg_ParseTuple(args, "OsO&O&O&ddO&d", &o, &kind, sgpy_u64, &op.addr, sgpy_u64, &op.len, sgpy_u64,
+			      &op.dst, &op.ns_per_line, &op.ns_per_word, sgpy_u32, &op.word_bytes, &op.fixed_ns))
 		return NULL;
 	if (!(b = sgpy_board(o)) || kind_of(kind, &op.kind) < 0)
 		return NULL;

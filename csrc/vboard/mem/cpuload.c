@@ -17,12 +17,15 @@ void vb_cpuload_init(vb_board *b)
 {
 	struct vb_cpuload *l = &b->load;
 	const struct vb_config *c = &b->cfg;
+	double period;
 
 	*l = (struct vb_cpuload){ 0 };
 	if (!(c->cpu_load_mbps > 0) || b->n_mem == 0)
 		return;
 	l->bytes = c->cpu_load_bytes ? c->cpu_load_bytes : c->cache_line_bytes;
-	l->period_ps = (uint64_t)((double)l->bytes / c->cpu_load_mbps * 1e6 + 0.5);   /* B / (B/us) -> ps */
+	period = (double)l->bytes / c->cpu_load_mbps * 1e6 + 0.5;   /* B / (B/us) -> ps */
+	/* a vanishing rate: one request per 2^62 ps (never, in any run) rather than an out-of-range cast */
+	l->period_ps = period < 0x1p62 ? (uint64_t)period : (uint64_t)1 << 62;
 	if (l->period_ps == 0)
 		l->period_ps = 1;
 	l->span = 1u << 20;         /* 1 MiB source + 1 MiB destination */

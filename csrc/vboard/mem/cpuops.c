@@ -103,8 +103,23 @@ static uint64_t scratch_dst(const vb_board *b)
 	return b->mem[0].r.base + (b->mem[0].r.size > (16u << 20) ? b->mem[0].r.size - (8u << 20) : 0);
 }
 
+/* The longest CPU time one operation may take: 10^6 s, far below the u64 ps clock's 2^64 ps. */
+#define CPUOP_MAX_PS 1e18
+
+static bool in_memory(const vb_board *b, uint64_t addr, uint64_t len)
+{
+	for (unsigned i = 0; i < b->n_mem; i++) {
+		const struct vb_region *r = &b->mem[i].r;
+		if (addr >= r->base && len <= r->size && addr - r->base <= r->size - len)
+			return true;
+	}
+	return false;
+}
+
 static int check(const vb_board *b, const struct vb_cpuop *op, char *err, size_t errlen)
 {
+	double words, lines, ps;
+
 	if ((unsigned)op->kind >= VB_CPUOP_KINDS) {
 		snprintf(err, errlen, "cpu op kind %d: not an operation (0..%d)", (int)op->kind, VB_CPUOP_KINDS - 1);
 		return -1;
@@ -125,7 +140,27 @@ static int check(const vb_board *b, const struct vb_cpuop *op, char *err, size_t
 			 (unsigned long long)op->len, (unsigned long long)op->addr);
 		return -1;
 	}
-	(void)b;
+	/* DRAM traffic needs DRAM behind it: a range outside every memory region
+	 * would be timed as if it were DDR (and a huge length loops for hours) */
+	if (op->len && (!in_memory(b, op->addr, op->len) ||
+			(op->kind == VB_CPUOP_COPY && op->dst && !in_memory(b, op->dst, op->len)))) {
+		snprintf(err, errlen, "cpu op %s: %llu bytes at 0x%llx%s are not inside one of the board's memory "
+			 "regions; give a range in DDR (VirtualBoard.regions())", names[op->kind],
+			 (unsigned long long)op->len, (unsigned long long)op->addr,
+			 in_memory(b, op->addr, op->len) ? " (the copy's destination)" : "");
+		return -1;
+	}
+	/* the op's CPU time is added to the board's ps clock: keep it finite and far below 2^64 ps */
+	words = op->word_bytes ? (double)((op->len + op->word_bytes - 1) / op->word_bytes) : 0.0;
+	lines = (double)nlines(op->addr, op->len, b->cfg.cache_line_bytes) * 2.0;   /* a copy: fills + write-backs */
+	ps = (lines * op->ns_per_line + words * op->ns_per_word + op->fixed_ns) * 1000.0;
+	if (!(ps <= CPUOP_MAX_PS)) {
+		snprintf(err, errlen, "cpu op %s: ns_per_line %g, ns_per_word %g, fixed_ns %g make %g s of CPU time "
+			 "for %llu bytes; one operation may take at most %g s (give per-line/word costs in ns)",
+			 names[op->kind], op->ns_per_line, op->ns_per_word, op->fixed_ns, ps / 1e12,
+			 (unsigned long long)op->len, CPUOP_MAX_PS / 1e12);
+		return -1;
+	}
 	return 0;
 }
 

@@ -516,6 +516,7 @@ class CaptureDriver:
                 raise CaptureError(f"{self.name}: every buffer is held by the reader or waiting to be re-armed; "
                                    f"nothing can complete (release a buffer first)")
             if not self._sleep_until_irq(deadline_ps):
+                self.last_sleep_ps = self.board.now_ps   # it waited for data up to the deadline
                 return False
             self.cpu.sleep(self.costs.irq_entry_ns)
             self._isr()
@@ -534,6 +535,7 @@ class CaptureDriver:
             if self.armed == 0:
                 break
             if not self._sleep_until_irq(deadline_ps):
+                self.last_sleep_ps = self.board.now_ps   # it waited for data up to the deadline
                 return False
             self.cpu.sleep(self.costs.irq_entry_ns)
             self._isr()

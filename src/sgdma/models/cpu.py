@@ -248,6 +248,11 @@ COST_UNITS = {"memcpy_cached_mbps": "MB/s", "memcpy_uncached_mbps": "MB/s", "rea
               "uncached_path_ns": "ns", "uncached_word_bytes": "byte"}
 
 
+#: Bounds of the cost items: an event costs at most 1 s; a bandwidth is 1 kB/s .. 1 TB/s.
+MAX_COST_NS = 1e9
+MIN_COST_MBPS, MAX_COST_MBPS = 1e-3, 1e6
+
+
 class CostFileError(ValueError):
     """A --cpu-costs file or cpu_costs= dict the host path cannot use (the key and the rule are named)."""
 
@@ -276,6 +281,15 @@ def check_costs(costs: dict, where: str) -> dict:
         low_ok = item > 0 if unit in ("MB/s", "byte") else item >= 0
         if not low_ok:
             raise CostFileError(f"{where}: {key} = {item!r} {unit}: must be {'> 0' if unit != 'ns' else '>= 0'}")
+        # each ns item is the cost of one event (a system call, an interrupt, a cache line) and each
+        # rate a CPU or file bandwidth: outside these bounds the host path would take ages of virtual
+        # time per buffer (and the OS-noise draws per busy interval grow without bound)
+        if unit == "ns" and item > MAX_COST_NS:
+            raise CostFileError(f"{where}: {key} = {item!r} ns: one event may cost at most {MAX_COST_NS:g} ns "
+                                f"(1 s); give the cost of one event in ns")
+        if unit == "MB/s" and not MIN_COST_MBPS <= item <= MAX_COST_MBPS:
+            raise CostFileError(f"{where}: {key} = {item!r} MB/s: a bandwidth must be {MIN_COST_MBPS:g}.."
+                                f"{MAX_COST_MBPS:g} MB/s; give it in MB/s (10^6 B/s)")
         if key == "uncached_word_bytes" and item not in (4, 8, 16):
             raise CostFileError(f"{where}: uncached_word_bytes = {item!r}: an uncached load is 4, 8 or 16 bytes")
         out[key] = float(item)
@@ -293,6 +307,9 @@ def load_cost_file(path) -> dict:
         doc = tomllib.loads(p.read_text())
     except OSError as e:
         raise CostFileError(f"--cpu-costs {p}: cannot read it ({e.strerror or e})") from None
+    except UnicodeDecodeError as e:
+        raise CostFileError(f"--cpu-costs {p}: not UTF-8 text ({e.reason} at byte {e.start}); save it as "
+                            f"UTF-8 TOML") from None
     except tomllib.TOMLDecodeError as e:
         raise CostFileError(f"--cpu-costs {p}: not valid TOML ({e})") from None
     if set(doc) == {"costs"} and isinstance(doc["costs"], dict):
