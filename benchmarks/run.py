@@ -318,6 +318,10 @@ def run_command_10000_gates() -> dict:
     import tempfile
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    # the child must import the sgdma measured here, not whatever a relative PYTHONPATH or site-packages holds
+    tree = str(Path(sgdma.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([tree] + [os.path.abspath(p) for p in
+                                                  env.get("PYTHONPATH", "").split(os.pathsep) if p])
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "c10k.json")
         _circuit_file(_trapped_ion_circuit(10_000), path)
