@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """sgdma benchmarks: every figure is {value, unit, baseline, ratio}, measured side by side in one run.
 
-    python3 benchmarks/run.py [--json FILE] [--only NAME] [--baseline TREE]
+    python3 benchmarks/run.py [--json FILE] [--only NAME] [--baseline TREE] [--plot DIR]
 
 --baseline TREE: a source tree with its extension built in place (for example wave 1, commit 9973daa:
 `git archive 9973daa | tar -x -C /tmp/w1 && (cd /tmp/w1 && python3 setup.py -q build_ext --inplace)`);
@@ -318,6 +318,10 @@ def run_command_10000_gates() -> dict:
     import tempfile
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    # the child must import the sgdma measured here, not whatever a relative PYTHONPATH or site-packages holds
+    tree = str(Path(sgdma.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([tree] + [os.path.abspath(p) for p in
+                                                  env.get("PYTHONPATH", "").split(os.pathsep) if p])
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "c10k.json")
         _circuit_file(_trapped_ion_circuit(10_000), path)
@@ -427,7 +431,16 @@ def main() -> None:
     ap.add_argument("--only", action="append", help="run only these benchmarks")
     ap.add_argument("--baseline", type=Path, help="an older source tree, extension built in place "
                     "(s0_points_vs_baseline)")
+    ap.add_argument("--plot", type=Path, metavar="DIR", help="draw every figure's ratio to its baseline "
+                    "(benchmarks.png) here")
     args = ap.parse_args()
+    if args.plot is not None:
+        try:
+            args.plot.mkdir(parents=True, exist_ok=True)
+            (args.plot / ".write-test").touch()
+            (args.plot / ".write-test").unlink()
+        except OSError as e:
+            ap.error(f"--plot {args.plot}: cannot write there ({e.strerror}); give a writable directory")
     global BASELINE_TREE
     if args.baseline is not None:
         if not (args.baseline / "src" / "sgdma").is_dir():
@@ -435,7 +448,8 @@ def main() -> None:
                      "built in place (python3 setup.py build_ext --inplace)")
         BASELINE_TREE = args.baseline.resolve()
     results = {"machine": {"python": platform.python_version(), "machine": platform.machine(),
-                           "processor": platform.processor() or "unknown"}}
+                           "processor": platform.processor() or "unknown", "cpus": os.cpu_count(),
+                           "load_average_1min": os.getloadavg()[0]}}
     for name, fn in BENCHMARKS.items():
         if args.only and name not in args.only:
             continue
@@ -448,6 +462,41 @@ def main() -> None:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)
             f.write("\n")
+    if args.plot is not None:
+        print(f"wrote {plot(results, args.plot)}")
+
+
+def plot(results: dict, directory: Path) -> Path:
+    """One bar per figure: its ratio to the baseline measured beside it (log scale; 1 = as fast as the
+    baseline), labelled with the value and the baseline's name."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figs = [(k, v) for k, v in results.items() if k != "machine" and v.get("ratio") == v.get("ratio")
+            and v.get("ratio", 0) > 0]
+    fig, ax = plt.subplots(figsize=(11, 0.45 * len(figs) + 1.6))
+    names = [k for k, _ in figs]
+    ratios = [v["ratio"] for _, v in figs]
+    ax.barh(range(len(figs)), ratios, color="#4477aa")
+    ax.axvline(1.0, color="k", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlim(min(ratios + [1.0]) / 2, max(ratios + [1.0]) * 3e3)      # room for the labels on the right
+    ax.set_yticks(range(len(figs)), names, fontsize=8)
+    ax.invert_yaxis()
+    for i, (_, v) in enumerate(figs):
+        ax.annotate(f" {v['value']:.4g} {v['unit']} vs {v['baseline_name']}", (v["ratio"], i), va="center",
+                    fontsize=7)
+    m = results["machine"]
+    ax.set_xlabel("ratio to the baseline measured in the same run")
+    ax.set_title(f"sgdma benchmarks ({m['machine']}, {m['cpus']} CPUs, load {m['load_average_1min']:.1f}, "
+                 f"Python {m['python']})", fontsize=9)
+    fig.tight_layout()
+    out = directory / "benchmarks.png"
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
 
 
 if __name__ == "__main__":

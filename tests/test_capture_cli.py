@@ -1,6 +1,8 @@
 """`sgdma capture`: one run, the sweep, the max-rate search, bad input."""
 import json
 
+import pytest
+
 from click.testing import CliRunner
 
 from sgdma.cli import main
@@ -42,3 +44,10 @@ def test_find_max_rate_and_bad_input():
     assert res.exit_code == 0 and "highest rate sustained" in res.output
     bad = CliRunner().invoke(main, ["capture", "--buffer-size", "1001", "--sample-bytes", "4"])
     assert bad.exit_code != 0 and "1001" in bad.output
+
+
+@pytest.mark.parametrize("value", ["800MB/s,read=2", "garbage", "-5MB/s"])
+def test_bad_cpu_load_is_refused_before_the_board_is_built_naming_the_option(value):
+    r = CliRunner().invoke(main, ["capture", "--board", "zc706", "--seconds", "100us", "--cpu-load", value])
+    assert r.exit_code == 2
+    assert "'--cpu-load'" in r.output

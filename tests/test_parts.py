@@ -253,6 +253,8 @@ def test_info_board_lists_and_errors():
     assert one.exit_code == 0
     assert "16-bit at 1050 MT/s = 2100 MB/s peak" in one.output and "Cortex-A9 at 650 MHz" in one.output
     assert "source:" in one.output
+    # the controller row shows ps7_init's equal start priorities (0x3FF) with aging deciding
+    assert "arbitrated: start priority cpu 1023/1023, pl 1023/1023" in one.output and "aging on" in one.output
     alias = CliRunner().invoke(main, ["info", "--board", "zynq7000"])
     assert alias.exit_code == 0 and "another name for zc706" in alias.output
     bad = CliRunner().invoke(main, ["info", "--board", "pynqz2"])

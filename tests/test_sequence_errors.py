@@ -135,3 +135,25 @@ def test_rebuild_with_a_bad_circuit_keeps_the_old_ring(seq):
     ring.play()
     ring.wait()
     assert seq.board.mm2s_sink.packets() == ring.expected_packets()
+
+
+def test_playback_on_a_board_without_a_cpu_names_the_boards_that_have_one():
+    """The list comes from the presets themselves: every preset file with a [cpu.apu] table, read here directly."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from sgdma.cli import main
+    from sgdma.hw import presets
+
+    def has_apu(name):
+        doc = presets.load(presets.path(name))          # includes and aliases resolved
+        return isinstance(doc.get("cpu", {}).get("apu"), dict)
+
+    expected = sorted(n for n in presets.names() if has_apu(n))
+    assert {"zedboard", "pynq-z2", "e310"} <= set(expected)          # the new Zynq-7000 boards have an APU
+    example = Path(sgdma.__file__).parent / "data" / "example_circuit.toml"
+    r = CliRunner().invoke(main, ["run", "--board", "pg021", str(example)])
+    assert r.exit_code == 2
+    listed = r.output.split("boards with one:")[1].split()
+    assert sorted(x.strip(",") for x in listed) == expected

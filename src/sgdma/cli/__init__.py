@@ -1,33 +1,48 @@
-"""The ``sgdma`` command: thin wrappers over the experiments and applications, one module per command."""
+"""The ``sgdma`` command: thin wrappers over the experiments and applications, one module per command.
+
+Commands are imported when they are called (or listed in --help), so ``sgdma run`` does not pay for importing
+every other command's module."""
 from __future__ import annotations
+
+import importlib
 
 import click
 
 from sgdma.cli.common import Group
 
-from sgdma.cli.bsp import bsp
-from sgdma.cli.capture_cmd import capture_cmd
-from sgdma.cli.characterize import characterize
-from sgdma.cli.info import info
-from sgdma.cli.pcie import pcie
-from sgdma.cli.plan import plan_cmd
-from sgdma.cli.report import report_cmd
-from sgdma.cli.rtio import rtio
-from sgdma.cli.rtl import rtl
-from sgdma.cli.selftest import selftest_cmd
-from sgdma.cli.sequence import demo, run_cmd
-from sgdma.cli.validate import validate
+#: command name -> (module, attribute); a new command is one line here
+COMMANDS = {
+    "demo": ("sgdma.cli.sequence", "demo"),
+    "run": ("sgdma.cli.sequence", "run_cmd"),
+    "selftest": ("sgdma.cli.selftest", "selftest_cmd"),
+    "characterize": ("sgdma.cli.characterize", "characterize"),
+    "plan": ("sgdma.cli.plan", "plan_cmd"),
+    "capture": ("sgdma.cli.capture_cmd", "capture_cmd"),
+    "validate": ("sgdma.cli.validate", "validate"),
+    "info": ("sgdma.cli.info", "info"),
+    "rtio": ("sgdma.cli.rtio", "rtio"),
+    "bsp": ("sgdma.cli.bsp", "bsp"),
+    "rtl": ("sgdma.cli.rtl", "rtl"),
+    "report": ("sgdma.cli.report", "report_cmd"),
+    "pcie": ("sgdma.cli.pcie", "pcie"),
+}
 
 
-@click.group(cls=Group)
+class _LazyGroup(Group):
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, name):
+        spec = COMMANDS.get(name)
+        if spec is None:
+            return None
+        return getattr(importlib.import_module(spec[0]), spec[1])
+
+
+@click.group(cls=_LazyGroup)
 @click.version_option(package_name="sgdma")
 def main() -> None:
     """sgdma: scatter-gather DMA toolkit for FPGA SoCs (PG021 driver core + virtual board)."""
-
-
-for _cmd in (demo, run_cmd, selftest_cmd, characterize, plan_cmd, capture_cmd, validate, info, rtio, bsp, rtl,
-             report_cmd, pcie):
-    main.add_command(_cmd)
 
 
 if __name__ == "__main__":  # pragma: no cover

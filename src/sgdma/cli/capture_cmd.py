@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import SEED_MAX, OutPath, Rate, Size, Time, _write_record, exit_verdict
+from sgdma.cli.common import SEED_MAX, OutPath, Rate, Size, Time, _write_record, cpu_load_option, exit_verdict
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor
 
 
@@ -21,7 +21,7 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor
               help="virtual seconds to capture [default: at least 50 ms or four laps of the ring, up to 2 s]")
 @click.option("--fifo-bytes", default=None, type=Size(), help="PL FIFO between the ADC and the DMA [default: the capture layer's]")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
-@click.option("--cpu-load", default=None, help="background CPU load competing for DRAM, e.g. 800MB/s (a memcpy's mix)")
+@cpu_load_option
 @click.option("--irq-threshold", default=1, show_default=True, type=click.IntRange(1, 255),
               help="buffers per IOC interrupt (PG021 IRQThreshold)")
 @click.option("--irq-delay", default=None, type=Time(),

@@ -50,6 +50,9 @@ def summary(doc: dict) -> list[tuple[str, str, str]]:
                      _src(d, "device", "bus_bytes", "tck_ns")))
         rows.append(("refresh", f"tRFC {_v(d, 'trfc_ns'):g} ns every tREFI {_v(d, 'trefi_ns') / 1e3:g} us "
                                 f"({100 * refresh_share(doc):.1f} % of the time)", _src(d, "trfc_ns", "trefi_ns")))
+    c = doc.get("ddrc", {})
+    if _v(d, "enabled", 0):
+        rows.append(("controller", _controller(c), _src(c, "scheme", "aging", "pl_rd_priority", "cpu_rd_priority")))
     for name, region in doc.get("ddr", {}).items():
         rows.append((f"memory {name}", f"0x{_v(region, 'base'):x}, {_v(region, 'size') / 2**20:.0f} MiB",
                      _src(region, "size")))
@@ -64,6 +67,18 @@ def summary(doc: dict) -> list[tuple[str, str, str]]:
                             f"MB/s per direction, bursts of {_v(dma, 'max_burst')} beats",
                  _src(dma, "data_width", "clock_mhz")))
     return rows
+
+
+def _controller(c: dict) -> str:
+    """The DDR controller's scheme: in order, or arbitrated with start priorities (lower first) and aging."""
+    if not _v(c, "scheme", 0):
+        return "in order (one queue, arrival order)"
+    hpr = [p for p in ("cpu", "pl") if _v(c, f"{p}_hpr", 0)]
+    return (f"arbitrated: start priority cpu {_v(c, 'cpu_rd_priority')}/{_v(c, 'cpu_wr_priority')}, "
+            f"pl {_v(c, 'pl_rd_priority')}/{_v(c, 'pl_wr_priority')} (read/write; lower first), "
+            f"aging {'on' if _v(c, 'aging', 0) else 'off'}, "
+            f"starvation limits LPR {_v(c, 'lpr_max_starve_clocks')} / write {_v(c, 'w_max_starve_clocks')} clocks"
+            + (f", HPR reads from {' and '.join(hpr)}" if hpr else ""))
 
 
 def _port(t: dict) -> str:

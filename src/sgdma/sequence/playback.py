@@ -201,8 +201,12 @@ def play(board, dma, handle, cfg: PlaybackConfig | None = None, progress=None) -
     tl = Timeline()
     apu, rpu = _cpu(board, "apu"), _cpu(board, "rpu")
     if apu is None:
-        raise ValueError(f"board {board.preset!r} has no CPU model: gate playback needs an APU "
-                         "(zcu111, zcu102 or zynq7000)")
+        from sgdma.hw import presets
+        from sgdma.models.cpu import available
+
+        with_apu = [n for n in presets.names() if "apu" in available(n)]
+        raise ValueError(f"board {board.preset!r} has no CPU model: gate playback needs an APU; boards with one: "
+                         f"{', '.join(with_apu)}")
     width = board.axi_dma.data_bytes
     ring = handle.ring
     gate_bytes = np.asarray(handle.gate_bytes, dtype=np.int64)
