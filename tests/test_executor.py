@@ -210,3 +210,18 @@ def test_progress_without_a_known_total_counts_without_an_eta(capsys):
         bar.update(8, None)
     err = capsys.readouterr().err
     assert "plan: 4 trials" in err and "ETA" not in err
+
+
+def test_progress_without_a_known_total_ends_on_its_last_count(capsys):
+    """A log (not a terminal) is written at most every 5 s; when the work ends the last count still appears,
+    so a finished plan does not read "0 trials"."""
+    from sgdma.cli.executor import TrialProgress
+
+    with TrialProgress(0, "plan") as bar:
+        for done in (0, 3, 17):
+            bar.update(done, None)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("plan: 0 trials") and lines[-1].startswith("plan: 17 trials")
+    with TrialProgress(5, "sweep") as bar:                     # a known total: the finished line is not repeated
+        bar.update(5)
+    assert capsys.readouterr().err.count("sweep: 5/5") == 1

@@ -51,6 +51,7 @@ class TrialProgress:
         self.first = None
         self.tty = sys.stderr.isatty()
         self.last_print = 0.0
+        self.shown = self.latest = None          # (done, total) last printed / last reported
 
     def __enter__(self):
         return self
@@ -58,6 +59,7 @@ class TrialProgress:
     def update(self, done: int, total: int | None = None) -> None:
         """``total`` None or 0 (and none given at the start): a count without an end (no ETA)."""
         total = total or self.total
+        self.latest = (done, total)
         now = time.monotonic()
         if self.first is None:
             self.first = (now, done)            # trials found in a cache are not this run's rate
@@ -74,10 +76,15 @@ class TrialProgress:
         else:
             line = f"{self.label}: {done} {self.unit}  {speed}"
         self.open = self.tty and not finished
+        self.shown = (done, total)
         click.echo(line + ("\r" if self.open else "\n"), file=sys.stderr, nl=False)
 
     def __exit__(self, *exc):
-        if getattr(self, "open", False):
+        if self.latest is not None and self.latest != self.shown:
+            # a count without a known end is never "finished": show where it ended (a log gets the last count too)
+            self.last_print, self.tty = 0.0, False
+            self.update(*self.latest)
+        elif getattr(self, "open", False):
             click.echo("", file=sys.stderr)
         return False
 
