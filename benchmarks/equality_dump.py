@@ -55,7 +55,9 @@ def scenarios():
             yield key + "/thr", np.asarray(thr)
             yield key + "/sim", np.asarray(sim)
             ds = bench.board.dram_stats()
-            yield key + "/dram", np.array([float(v) for v in ds.values()])
+            yield key + "/dram", np.array([float(v) for v in ds.values() if not isinstance(v, dict)])
+            for port, counts in ds.get("ports", {}).items():     # per controller port (ddrc.c)
+                yield f"{key}/dram/{port}", np.array([float(v) for v in counts.values()])
     # CPU load competing for DRAM, and a capture run (S2MM, cache maintenance, IRQs)
     for load in ("800MB/s", {"rate_mbps": 1500, "read_fraction": 0.3}):
         from sgdma.board.virtual import VirtualBoard

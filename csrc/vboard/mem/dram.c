@@ -202,6 +202,48 @@ struct portion {
 	uint64_t t_end;  /* end of its last transferred burst */
 };
 
+/* When bank b (group g) can take a CAS for `row` of a request arriving at ta:
+ * a row hit waits for tRCD of the open row; otherwise *act is the ACT time
+ * (after tRP of a conflict's PRE, tRRD_S/L and tFAW).  tCCD_L to the group. */
+static inline uint64_t cas_time(const struct vb_dram *d, const struct vb_dram_bank *b, unsigned g, uint64_t row,
+				uint64_t ta, uint64_t *act)
+{
+	uint64_t cas, a;
+
+	if (b->row == row) {
+		cas = max64(ta, b->t_cas_ok);
+	} else {
+		a = b->row == NO_ROW ? max64(ta, b->t_act_ok) : max64(ta, b->t_pre_ok) + d->t_rp;
+		a = max64(a, d->act_ok_any);
+		a = max64(a, d->act_ok_group[g]);
+		a = max64(a, d->faw[d->faw_i]);
+		*act = a;
+		cas = a + d->t_rcd;
+	}
+	return max64(cas, d->cas_ok_group[g]);
+}
+
+/* Commit the piece's row: a hit counts; a miss or conflict opens `row` with
+ * its ACT at act and books the ACT-to-ACT windows. */
+static inline void open_row(struct vb_dram *d, struct vb_dram_bank *b, unsigned g, uint64_t row, uint64_t act)
+{
+	if (b->row == row) {
+		d->stats.row_hits++;
+		return;
+	}
+	if (b->row == NO_ROW)
+		d->stats.row_misses++;
+	else
+		d->stats.row_conflicts++;
+	b->row = row;
+	b->t_cas_ok = act + d->t_rcd;
+	b->t_pre_ok = act + d->t_ras;
+	d->act_ok_any = act + d->t_rrd_s;
+	d->act_ok_group[g] = act + d->t_rrd_l;
+	d->faw[d->faw_i] = act + d->t_faw;
+	d->faw_i = (d->faw_i + 1) & 3;
+}
+
 /* The common small request: one chunk, so one bank and one piece (a BD
  * fetch, a STATUS write, a burst inside one interleave unit).  The same
  * arithmetic as portion()'s loop and commit for nch = 1, without the loops. */
@@ -215,40 +257,14 @@ static uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0, ui
 	const uint64_t before = max64(d->bus_free, write ? d->wr_data_ok : d->rd_data_ok);
 	uint64_t base = before, cas, act = 0, t;
 
-	if (b->row == row) {
-		cas = max64(ta, b->t_cas_ok);
-	} else {
-		if (b->row == NO_ROW)
-			act = max64(ta, b->t_act_ok);
-		else
-			act = max64(ta, b->t_pre_ok) + d->t_rp;
-		act = max64(act, d->act_ok_any);
-		act = max64(act, d->act_ok_group[g]);
-		act = max64(act, d->faw[d->faw_i]);
-		cas = act + d->t_rcd;
-	}
-	cas = max64(cas, d->cas_ok_group[g]);
+	cas = cas_time(d, b, g, row, ta, &act);
 	base = max64(base, cas + lat);
 	out->t0 = base;
 	if (base + tb > ref) {                           /* the first burst hits the window */
 		out->t_end = before;
 		return 0;
 	}
-	if (b->row == row) {
-		d->stats.row_hits++;
-	} else {
-		if (b->row == NO_ROW)
-			d->stats.row_misses++;
-		else
-			d->stats.row_conflicts++;
-		b->row = row;
-		b->t_cas_ok = act + d->t_rcd;
-		b->t_pre_ok = act + d->t_ras;
-		d->act_ok_any = act + d->t_rrd_s;
-		d->act_ok_group[g] = act + d->t_rrd_l;
-		d->faw[d->faw_i] = act + d->t_faw;
-		d->faw_i = (d->faw_i + 1) & 3;
-	}
+	open_row(d, b, g, row, act);
 	if (base + n * tb > ref) {                       /* the tail runs into the window */
 		uint64_t cut = (ref - base) / tb;
 		out->t_end = base + cut * tb;
@@ -307,19 +323,7 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 				return cut;
 			}
 		}
-		if (b->row == row) {
-			cas = max64(ta, b->t_cas_ok);
-		} else {
-			if (b->row == NO_ROW)
-				act = max64(ta, b->t_act_ok);
-			else
-				act = max64(ta, b->t_pre_ok) + d->t_rp;
-			act = max64(act, d->act_ok_any);
-			act = max64(act, d->act_ok_group[g]);
-			act = max64(act, d->faw[d->faw_i]);
-			cas = act + d->t_rcd;
-		}
-		cas = max64(cas, d->cas_ok_group[g]);
+		cas = cas_time(d, b, g, row, ta, &act);
 		need = cas + lat;
 		if (base + k * tb < need)
 			base = need - k * tb;
@@ -331,21 +335,7 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 				d->bus_free = out->t_end;
 			return k;
 		}
-		if (b->row == row) {
-			d->stats.row_hits++;
-		} else {
-			if (b->row == NO_ROW)
-				d->stats.row_misses++;
-			else
-				d->stats.row_conflicts++;
-			b->row = row;
-			b->t_cas_ok = act + d->t_rcd;
-			b->t_pre_ok = act + d->t_ras;
-			d->act_ok_any = act + d->t_rrd_s;
-			d->act_ok_group[g] = act + d->t_rrd_l;
-			d->faw[d->faw_i] = act + d->t_faw;
-			d->faw_i = (d->faw_i + 1) & 3;
-		}
+		open_row(d, b, g, row, act);
 		pbase[j] = base;
 	}
 	if (base + n * tb > ref) {                       /* the tail runs into the window */
