@@ -132,7 +132,7 @@ def test_a_failing_chunk_is_named_and_finished_chunks_are_kept(tmp_path, monkeyp
         return real(task)
 
     monkeypatch.setattr(ch, "run_chunk", flaky)
-    with pytest.raises(ch.SweepError, match=r"4096 B x 16 BDs.*worker lost.*--cache to resume"):
+    with pytest.raises(ch.SweepFailed, match=r"4096 B x 16 BDs.*worker lost.*--cache to resume"):
         list(ch.sweep(SETUP, POINTS, jobs=1, cache=str(tmp_path / "c")))
     kept = list((tmp_path / "c").glob("*.npz"))
     assert len(kept) >= len(POINTS) - 1

@@ -5,7 +5,7 @@ import click
 
 from sgdma.cli.common import (SEED_MAX, Failure, OutPath, _write_json, _write_record, _list_option, _write_csv,
                               cpu_load_option)
-from sgdma.cli.executor import TrialProgress, executor_options, open_executor, write_parquet
+from sgdma.cli.executor import TrialProgress, executor_options, open_executor, parquet_path_type, write_parquet
 
 
 @click.group(invoke_without_command=True)
@@ -28,7 +28,7 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor, w
 @executor_options
 @click.option("--json", "json_path", type=OutPath(), help="write records as JSON")
 @click.option("--csv", "csv_path", type=OutPath(), help="write records as CSV")
-@click.option("--parquet", "parquet_path", type=OutPath(), help="write records as Parquet (needs pyarrow)")
+@click.option("--parquet", "parquet_path", type=parquet_path_type(), help="write records as Parquet (needs pyarrow)")
 @click.option("--plot", "plot_dir", type=OutPath(directory=True), help="write figures (PNG) here")
 @click.pass_context
 def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed, cpu_load,
@@ -57,25 +57,22 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
                 TrialProgress(len(points) * trials, f"{len(points)} points x {trials} trials") as bar:
             for rec in ch.sweep(setup, points, executor=ex, cache=cache, progress=bar.update):
                 records.append(rec.as_dict())
+    except ch.SweepFailed as e:                     # chunks failed while running: exit 3, finished ones cached
+        _write_outputs(records, json_path, csv_path, parquet_path, ch, partial=True)
+        raise Failure(f"{e}{_kept(records, points, json_path, csv_path, parquet_path, sentence=True)}") from None
     except (ch.SweepError, ValueError) as e:
         raise click.UsageError(str(e))
     except KeyboardInterrupt:                       # keep what was measured: the points done so far
-        if records:
-            _write_json(json_path, records)
-            if csv_path:
-                _write_csv(csv_path, records)
-        raise Failure(f"interrupted (Ctrl-C) after {len(records)} of {len(points)} points"
-                      + ("; they were written to the --json/--csv files" if records and (json_path or csv_path)
-                         else "")) from None
+        _write_outputs(records, json_path, csv_path, parquet_path, ch, partial=True)
+        where = (f"; finished chunks are kept in --cache {cache}: run the same command to resume" if cache
+                 else "; add --cache DIR to keep finished chunks and resume after an interruption")
+        raise Failure(f"interrupted (Ctrl-C){_kept(records, points, json_path, csv_path, parquet_path)}{where}"
+                      ) from None
     if preset == "s0":
         _print_s0_summary(records)
     else:
         _print_sweep(records)
-    _write_record(json_path, "characterize", records)
-    if csv_path:
-        _write_csv(csv_path, records)
-    if parquet_path:
-        write_parquet(parquet_path, ch.frame(records))
+    _write_outputs(records, json_path, csv_path, parquet_path, ch)
     if plot_dir:
         from sgdma.output import plots
 
@@ -120,6 +117,26 @@ def bd_create(board, cpus, bds, samples, seed, json_path, plot_dir, jobs, execut
     if plot_dir:
         for path in bdcreate.plot(records, plot_dir):
             click.echo(f"wrote {path}")
+
+
+def _write_outputs(records, json_path, csv_path, parquet_path, ch, partial: bool = False) -> None:
+    """--json/--csv/--parquet; an interrupted or failed sweep writes the points it finished (if any), its JSON
+    record marked partial."""
+    if not records:
+        return
+    _write_record(json_path, "characterize", {"partial": True, "records": records} if partial else records)
+    if csv_path:
+        _write_csv(csv_path, records)
+    if parquet_path:
+        write_parquet(parquet_path, ch.frame(records))
+
+
+def _kept(records, points, json_path, csv_path, parquet_path, sentence: bool = False) -> str:
+    """How many points finished (in point order: a point is done when all its chunks are) and where they went."""
+    done = (f" {len(records)} of {len(points)} points finished" if sentence
+            else f" after {len(records)} of {len(points)} points")
+    return done + ("; they were written to the output files" if records and (json_path or csv_path or parquet_path)
+                   else "") + ("." if sentence else "")
 
 
 def _print_s0_summary(records: list[dict]) -> None:

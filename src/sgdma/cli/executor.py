@@ -38,7 +38,10 @@ def open_executor(kind: str, jobs: int | None, scheduler: str | None):
         raise click.BadParameter(str(e), param_hint=opt) from None
     try:
         yield ex
-    finally:
+    except BaseException:           # Ctrl-C or an error: what still runs is not wanted, do not wait for it
+        ex.stop()
+        raise
+    else:
         ex.close()
 
 
@@ -87,6 +90,32 @@ class TrialProgress:
         elif getattr(self, "open", False):
             click.echo("", file=sys.stderr)
         return False
+
+
+def parquet_engine_problem() -> str | None:
+    """Why a Parquet file cannot be written here (None if it can): pandas and pyarrow (or fastparquet)."""
+    try:
+        from pandas.io.parquet import get_engine
+
+        get_engine("auto")
+    except ImportError:
+        return 'writing Parquet needs pandas and pyarrow: pip install "sgdma[results]" (or use --csv/--json)'
+    return None
+
+
+def parquet_path_type():
+    """--parquet's type: a writable file, and an engine to write it, both checked before any work runs."""
+    from sgdma.cli.common import OutPath
+
+    class ParquetPath(OutPath):
+        def convert(self, value, param, ctx):
+            value = super().convert(value, param, ctx)
+            problem = parquet_engine_problem()
+            if problem:
+                self.fail(problem, param, ctx)
+            return value
+
+    return ParquetPath()
 
 
 def write_parquet(path: str, df) -> None:

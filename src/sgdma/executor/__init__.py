@@ -7,8 +7,12 @@ work ran.  Dask is an optional extra (``pip install "sgdma[cluster]"``).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from typing import Callable, Iterable, Iterator
 
 
@@ -22,6 +26,19 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:          # pragma: no cover  (not Linux)
         return max(1, multiprocessing.cpu_count())
+
+
+def _worker_init(parent: int) -> None:
+    """A pool worker: Ctrl-C is the parent's to handle (it stops the workers at once, see LocalExecutor.stop),
+    and a worker whose parent died (SIGKILL, a crash) exits instead of running on as an orphan."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="sgdma-parent-watch", daemon=True).start()
 
 
 class LocalExecutor:
@@ -43,7 +60,8 @@ class LocalExecutor:
             if self.kind == "threads":
                 self._pool = cf.ThreadPoolExecutor(self.jobs)
             else:
-                self._pool = cf.ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork"))
+                self._pool = cf.ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork"),
+                                                    initializer=_worker_init, initargs=(os.getpid(),))
             self.pools_started += 1
         return self._pool
 
@@ -62,7 +80,20 @@ class LocalExecutor:
                 f.cancel()
             if isinstance(e, cf.BrokenExecutor):      # a worker died: the next map gets a fresh pool
                 self.close()
+            elif isinstance(e, KeyboardInterrupt):
+                self.stop()
             raise
+
+    def stop(self) -> None:
+        """Stop now (Ctrl-C): queued tasks are dropped and running ones abandoned, their worker processes
+        terminated rather than waited for.  Threads cannot be terminated: a running chunk ends on its own."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # CPython's ProcessPoolExecutor keeps its workers in _processes; there is no public way to end them
+        for p in list((getattr(pool, "_processes", None) or {}).values()):
+            p.terminate()
+        pool.shutdown(wait=self.kind == "processes", cancel_futures=True)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -112,6 +143,20 @@ class DaskExecutor:
         except BaseException:
             self.client.cancel(futures)
             raise
+
+    def stop(self) -> None:
+        """Stop now (Ctrl-C): a LocalCluster's workers are killed rather than waited for (its nanny would wait
+        4 s for a worker busy in C, then kill it and log warnings); a remote cluster's tasks are left to it."""
+        import logging
+
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)      # the shutdown we asked for is no news
+        if self._cluster is not None:
+            for nanny in list(getattr(self._cluster, "workers", {}).values()):
+                pid = getattr(getattr(nanny, "process", None), "pid", None)
+                if pid:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+        self.close()
 
     def close(self) -> None:
         self.client.close()

@@ -31,6 +31,10 @@ class SweepError(ValueError):
     """A sweep point the board cannot do; raised before anything runs."""
 
 
+class SweepFailed(RuntimeError):
+    """Chunks of a sweep failed while running (or their worker died); the finished ones are kept in the cache."""
+
+
 @dataclass(frozen=True)
 class Point:
     bytes_per_bd: int
@@ -376,11 +380,22 @@ def sweep(setup: Setup, points: list[Point], jobs: int = 1, executor=None, cache
             parts[next_point] = []
             next_point += 1
 
+    lost: BaseException | None = None          # the executor failed: the chunks not back are lost with it
+    returned = set()
     try:
         if jobs <= 1 and own:
             bench.warm_up()
             _local.bench = bench
-        for i, res in executor.map(_safe_chunk, [(setup, ch) for ch in todo]):
+        results = executor.map(_safe_chunk, [(setup, ch) for ch in todo])
+        while True:
+            try:
+                i, res = next(results)
+            except StopIteration:
+                break
+            except Exception as e:          # a worker died (BrokenProcessPool, KilledWorker) or the cluster went
+                lost = e
+                break
+            returned.add(i)
             ch = todo[i]
             if isinstance(res, BaseException):
                 failed.append((ch, res))
@@ -393,16 +408,32 @@ def sweep(setup: Setup, points: list[Point], jobs: int = 1, executor=None, cache
                 progress(done_trials, total)
             if not failed:
                 yield from ready()
-    finally:
+    except BaseException:
+        if own:
+            executor.stop()
+        raise
+    else:
         if own:
             executor.close()
-    if failed:
-        names = ", ".join(f"{ch.point.bytes_per_bd} B x {ch.point.bds} BDs x {ch.point.cycles} cycles trials "
-                          f"{ch.first}-{ch.last - 1} ({type(e).__name__}: {e})" for ch, e in failed[:5])
-        more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
-        hint = (" Finished chunks are kept in the cache: run again with the same --cache to resume."
-                if store else " Use --cache DIR to keep finished chunks across runs.")
-        raise SweepError(f"{len(failed)} chunk(s) failed: {names}{more}.{hint}")
+    missing = [ch for i, ch in enumerate(todo) if i not in returned] if lost is not None else []
+    if failed or missing:
+        msg = []
+        if failed:
+            msg.append(f"{len(failed)} chunk(s) failed: " + _chunk_names(
+                [(ch, f" ({type(e).__name__}: {e})") for ch, e in failed]) + ".")
+        if missing:
+            why = f"{type(lost).__name__}: {lost}".rstrip(": ")
+            msg.append(f"A worker was lost ({why}) while {len(missing)} chunk(s) ran or waited: "
+                       + _chunk_names([(ch, "") for ch in missing]) + ".")
+        hint = ("Finished chunks are kept in the cache: run again with the same --cache to resume."
+                if store else "Use --cache DIR to keep finished chunks across runs.")
+        raise SweepFailed(" ".join(msg + [hint]))
+
+
+def _chunk_names(items: list) -> str:
+    names = ", ".join(f"{ch.point.bytes_per_bd} B x {ch.point.bds} BDs x {ch.point.cycles} cycles trials "
+                      f"{ch.first}-{ch.last - 1}{why}" for ch, why in items[:5])
+    return names + (f" and {len(items) - 5} more" if len(items) > 5 else "")
 
 
 def _safe_chunk(task):

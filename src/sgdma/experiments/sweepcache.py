@@ -38,17 +38,19 @@ class SweepCache:
         return self.path / f"{chunk.key}.npz"
 
     def load(self, chunk) -> dict | None:
+        """The chunk's arrays, or None to run it (again): absent, or cut short or damaged in any way."""
         f = self._file(chunk)
         if not f.exists():
             return None
+        n = chunk.last - chunk.first
         try:
             with np.load(f) as z:
                 out = {k: z[k] for k in FIELDS}
                 out["wall_s"] = float(z["wall_s"])
                 out["cpu_s"] = float(z["cpu_s"])
-        except (OSError, ValueError, KeyError):
-            return None                          # a chunk cut short by the interruption: run it again
-        if len(out["latency_ns"]) != chunk.last - chunk.first:
+        except Exception:     # noqa: BLE001 - truncated zip (BadZipFile), empty file (EOFError), junk (ValueError)
+            return None
+        if any(out[k].shape != (n,) or out[k].dtype.kind not in "fiu" for k in FIELDS):
             return None
         out["key"] = chunk.key
         return out
