@@ -203,3 +203,46 @@ def test_an_interrupted_sweep_writes_its_finished_points_as_a_partial_record(tmp
     rec = report.load(out, "characterize")            # the report layer reads it (a bare list before the fix)
     assert rec["partial"] is True and [r["bytes_per_bd"] for r in rec["records"]] == [64]
     assert len((tmp_path / "r.csv").read_text().splitlines()) == 2
+
+
+def test_a_stopped_thread_executor_ends_a_running_chunk_at_its_next_c_call(monkeypatch):
+    from sgdma.executor import Stopped, _stoppable
+    import threading
+
+    setup = ch.Setup(board="zcu111", trials=2000, seed=1, timing_only=True)
+    p = ch.Point(8192, 16, 16)
+    calls, stop = [], threading.Event()
+    real = ch._c_trials
+
+    def counted(bench, point, seeds):
+        calls.append(len(seeds))
+        stop.set()                               # Ctrl-C arrives while the first call runs
+        return real(bench, point, seeds)
+
+    monkeypatch.setattr(ch, "_c_trials", counted)
+    with pytest.raises(Stopped):
+        _stoppable(stop, ch.run_chunk, (setup, ch.Chunk(0, p, 0, setup.trials)))
+    assert len(calls) == 1 and calls[0] < setup.trials     # one C call, not the whole chunk in one
+
+
+def test_thread_executor_stop_reaches_running_tasks():
+    import threading
+    from sgdma.executor import LocalExecutor, should_stop
+
+    ex = LocalExecutor(2, "threads")
+    started = []
+
+    def task(k):
+        started.append(k)
+        end = time.monotonic() + 60             # bound: the test fails rather than hangs
+        while not should_stop() and time.monotonic() < end:
+            time.sleep(0.01)
+        return should_stop()
+
+    results = []
+    consumer = threading.Thread(target=lambda: results.extend(r for _, r in ex.map(task, [0, 1])), daemon=True)
+    consumer.start()
+    _wait_for(lambda: len(started) == 2, "both tasks running", 30)
+    ex.stop()                                   # what Ctrl-C does: a thread cannot be killed, it is asked
+    consumer.join(60)
+    assert not consumer.is_alive() and results == [True, True]

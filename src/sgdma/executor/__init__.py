@@ -28,6 +28,28 @@ def default_jobs() -> int:
         return max(1, multiprocessing.cpu_count())
 
 
+_task = threading.local()
+
+
+def should_stop() -> bool:
+    """True when the executor running this task on a thread was stopped (Ctrl-C).  A thread cannot be
+    terminated, so a long task asks between steps and ends early; process workers are terminated instead."""
+    ev = getattr(_task, "stop", None)
+    return ev is not None and ev.is_set()
+
+
+class Stopped(Exception):
+    """A task that ended early because its executor was stopped."""
+
+
+def _stoppable(ev: threading.Event, fn: Callable, task):
+    _task.stop = ev
+    try:
+        return fn(task)
+    finally:
+        _task.stop = None
+
+
 def _worker_init(parent: int) -> None:
     """A pool worker: Ctrl-C is the parent's to handle (it stops the workers at once, see LocalExecutor.stop),
     and a worker whose parent died (SIGKILL, a crash) exits instead of running on as an orphan."""
@@ -54,10 +76,12 @@ class LocalExecutor:
         self.workers = self.jobs
         self._pool = None
         self.pools_started = 0
+        self._stop = threading.Event()          # set by stop(): tasks on threads end at their next step
 
     def _get_pool(self):
         if self._pool is None:
             if self.kind == "threads":
+                self._stop = threading.Event()
                 self._pool = cf.ThreadPoolExecutor(self.jobs)
             else:
                 self._pool = cf.ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork"),
@@ -71,7 +95,10 @@ class LocalExecutor:
                 yield i, fn(t)
             return
         pool = self._get_pool()
-        futures = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
+        if self.kind == "threads":
+            futures = {pool.submit(_stoppable, self._stop, fn, t): i for i, t in enumerate(tasks)}
+        else:
+            futures = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
         try:
             for f in cf.as_completed(futures):
                 yield futures[f], f.result()
@@ -86,10 +113,12 @@ class LocalExecutor:
 
     def stop(self) -> None:
         """Stop now (Ctrl-C): queued tasks are dropped and running ones abandoned, their worker processes
-        terminated rather than waited for.  Threads cannot be terminated: a running chunk ends on its own."""
+        terminated rather than waited for.  Threads cannot be terminated: a running task ends at its next
+        should_stop() check."""
         pool, self._pool = self._pool, None
         if pool is None:
             return
+        self._stop.set()
         # CPython's ProcessPoolExecutor keeps its workers in _processes; there is no public way to end them
         for p in list((getattr(pool, "_processes", None) or {}).values()):
             p.terminate()

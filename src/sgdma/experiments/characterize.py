@@ -286,6 +286,18 @@ def _bench_for(setup: Setup) -> Bench:
     return b
 
 
+#: Simulated time of one C call of a chunk (by chunks.point_cost's estimate), so that a stopped thread executor
+#: ends its running chunks within about this much simulation; assumed: 50 ms, far above a call's fixed cost.
+STOP_CHECK_SIM_NS = 50e6
+
+
+def _check_stop() -> None:
+    from sgdma.executor import Stopped, should_stop
+
+    if should_stop():
+        raise Stopped("the sweep was stopped")
+
+
 def run_chunk(task: tuple[Setup, Chunk]) -> dict:
     """Raw per-trial arrays for one chunk; statistics are computed once, in the parent."""
     setup, ch = task
@@ -293,9 +305,18 @@ def run_chunk(task: tuple[Setup, Chunk]) -> dict:
     bench = _bench_for(setup)
     seeds = trial_seeds(setup.seed, ch.point, ch.last)[ch.first:]
     if setup.direction == "mm2s":
-        lat, thr, sim = _c_trials(bench, ch.point, seeds)
+        # a few C calls per chunk, not one: a stopped thread executor (Ctrl-C) is heard between them
+        step = max(1, int(STOP_CHECK_SIM_NS // point_cost(setup, ch.point)))
+        out = []
+        for lo in range(0, len(seeds), step):
+            _check_stop()
+            out.append(_c_trials(bench, ch.point, seeds[lo:lo + step]))
+        lat, thr, sim = (np.concatenate([o[k] for o in out]) for k in range(3))
     else:
-        rows = [bench.trial(ch.point, int(s)) for s in seeds]
+        rows = []
+        for s in seeds:
+            _check_stop()
+            rows.append(bench.trial(ch.point, int(s)))
         lat = np.array([r[0] for r in rows], float)
         thr = np.array([r[1] for r in rows], float)
         sim = np.array([int(round(r[2] * 1e3)) for r in rows], np.uint64)
