@@ -246,3 +246,45 @@ def test_thread_executor_stop_reaches_running_tasks():
     ex.stop()                                   # what Ctrl-C does: a thread cannot be killed, it is asked
     consumer.join(60)
     assert not consumer.is_alive() and results == [True, True]
+
+
+def test_a_rerun_on_a_complete_cache_gives_every_point(serial, tmp_path):
+    cache = str(tmp_path / "c")
+    list(ch.sweep(SETUP, POINTS, jobs=1, cache=cache))
+    # nothing left to run: before the fix the records were only built as chunks came back, so none came
+    assert _samples(ch.sweep(SETUP, POINTS, jobs=1, cache=cache)) == serial
+
+
+@pytest.mark.parametrize("manifest,message", [
+    ('[1, 2]', "not a sweep manifest"),
+    ('{"kind": "sgdma-characterize-cache"', "not a sweep manifest"),            # cut short
+    ("plan=[[99, 0, 1]]", "chunk plan .* is damaged"),                           # a point that does not exist
+    ("plan=[[0, 0, 1]]", "chunk plan .* is damaged"),                            # trials left out
+    ("plan=None", "chunk plan .* is damaged"),
+    ("version=0.0.0-old", r"written by sgdma 0.0.0-old \(this is "),
+])
+def test_a_damaged_or_foreign_manifest_is_refused_naming_the_cache(tmp_path, manifest, message):
+    from sgdma.experiments.sweepcache import CacheMismatch
+
+    cache = tmp_path / "c"
+    list(ch.sweep(SETUP, POINTS[:1], jobs=1, cache=str(cache)))
+    m = cache / "sweep.json"
+    if "=" in manifest:
+        key, value = manifest.split("=", 1)
+        doc = json.loads(m.read_text())
+        doc[key] = value if key == "version" else json.loads(value.replace("None", "null"))
+        m.write_text(json.dumps(doc))
+    else:
+        m.write_text(manifest)
+    with pytest.raises(CacheMismatch, match=f"--cache {cache}.*{message}.*(delete it|another directory)"):
+        list(ch.sweep(SETUP, POINTS[:1], jobs=1, cache=str(cache)))
+
+
+@pytest.mark.parametrize("jobs", [0, -1, 2.5, "3", True])
+def test_bad_jobs_in_the_python_api_are_refused_not_run_serially(jobs):
+    from sgdma.executor import make_executor
+
+    with pytest.raises(ValueError, match=r"--jobs .*whole number of workers >= 1"):
+        make_executor("threads", jobs)
+    with pytest.raises(ValueError, match=r"--jobs"):
+        list(ch.sweep(SETUP, POINTS[:1], jobs=jobs))

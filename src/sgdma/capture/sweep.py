@@ -194,7 +194,7 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
     from sgdma.executor import LocalExecutor
 
     own = executor is None
-    executor = executor or LocalExecutor(min(jobs, len(tasks)), "processes")
+    executor = executor or LocalExecutor(max(1, min(jobs, len(tasks))), "processes")
     out = [None] * len(tasks)
     try:
         if progress:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import multiprocessing
+import operator
 import os
 import signal
 import threading
@@ -71,7 +72,7 @@ class LocalExecutor:
     def __init__(self, jobs: int | None = None, kind: str = "processes"):
         if kind not in ("threads", "processes"):
             raise ValueError(f"--executor {kind!r}: choose threads, processes or dask")
-        self.jobs = jobs or default_jobs()
+        self.jobs = check_jobs(jobs) or default_jobs()
         self.kind = kind
         self.workers = self.jobs
         self._pool = None
@@ -193,7 +194,22 @@ class DaskExecutor:
             self._cluster.close()
 
 
+def check_jobs(jobs) -> int | None:
+    """``jobs``: None (every core) or a whole number >= 1; anything else is refused, not run serially."""
+    if jobs is None:
+        return None
+    try:
+        n = None if isinstance(jobs, bool) else operator.index(jobs)     # numpy integers too, not 2.5 or "3"
+    except TypeError:
+        n = None
+    if n is None or n < 1:
+        raise ValueError(f"--jobs {jobs!r}: give a whole number of workers >= 1, or leave it out for every core "
+                         f"({default_jobs()} here)")
+    return n
+
+
 def make_executor(kind: str = "processes", jobs: int | None = None, scheduler: str | None = None):
+    jobs = check_jobs(jobs)
     if kind == "dask":
         return DaskExecutor(scheduler, jobs)
     if scheduler:

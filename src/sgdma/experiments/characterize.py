@@ -359,8 +359,9 @@ def sweep(setup: Setup, points: list[Point], jobs: int = 1, executor=None, cache
     `jobs` of them); each trial's seed comes from (sweep seed, point, trial index), so the records are the
     same however the work is split.  `cache`: a directory keeping finished chunks, so an interrupted sweep
     resumes.  `progress(done_trials, total_trials)` is called as chunks finish."""
-    from sgdma.executor import LocalExecutor
+    from sgdma.executor import LocalExecutor, check_jobs
 
+    check_jobs(jobs)
     work = setup.trials * sum(p.bds * p.cycles for p in points)
     if work > MAX_SWEEP_BD_RUNS:
         raise SweepError(f"the sweep runs {work:.3g} BDs ({setup.trials} trials x BDs x cycles over {len(points)} "
@@ -429,6 +430,8 @@ def sweep(setup: Setup, points: list[Point], jobs: int = 1, executor=None, cache
                 progress(done_trials, total)
             if not failed:
                 yield from ready()
+        if not failed and lost is None:
+            yield from ready()          # points whose chunks all came from the cache (all of them, on a rerun)
     except BaseException:
         if own:
             executor.stop()

@@ -63,7 +63,9 @@ class SweepCache:
     def save_plan(self, chunks) -> None:
         if self.plan is None:
             doc = dict(self.identity, plan=[[c.index, c.first, c.last] for c in chunks])
-            (self.path / MANIFEST).write_text(json.dumps(doc, indent=1))
+            tmp = self.path / f".{MANIFEST}.tmp"
+            tmp.write_text(json.dumps(doc, indent=1))
+            os.replace(tmp, self.path / MANIFEST)     # an interruption leaves no half manifest behind
             self.plan = chunks
 
 
@@ -83,14 +85,39 @@ def open_cache(path: str, setup, points) -> SweepCache:
     if m.exists():
         try:
             doc = json.loads(m.read_text())
-        except ValueError:
-            raise CacheMismatch(f"--cache {path}: {MANIFEST} is not readable JSON; use an empty directory") from None
+        except (ValueError, OSError):
+            doc = None
+        if not isinstance(doc, dict) or doc.get("kind") != identity["kind"]:
+            raise CacheMismatch(f"--cache {path}: {MANIFEST} is not a sweep manifest (damaged or another "
+                                f"program's); use another directory or delete it to start over")
         theirs = {k: doc.get(k) for k in identity}
         if theirs != json.loads(json.dumps(identity)):
             diff = [k for k in identity if json.loads(json.dumps(identity[k])) != doc.get(k)]
-            raise CacheMismatch(f"--cache {path} holds a sweep with other {', '.join(diff)} "
-                                f"(version {doc.get('version')}); use another directory or delete it")
-        cache.plan = [Chunk(i, points[i], lo, hi) for i, lo, hi in doc["plan"]]
+            what = (f"was written by sgdma {doc.get('version')} (this is {identity['version']})" if diff == ["version"]
+                    else f"holds a sweep with other {', '.join(diff)} (sgdma {doc.get('version')})")
+            raise CacheMismatch(f"--cache {path} {what}; use another directory or delete it")
+        cache.plan = _plan(doc.get("plan"), points, setup.trials)
+        if cache.plan is None:
+            raise CacheMismatch(f"--cache {path}: the chunk plan in {MANIFEST} is damaged (it must cover every "
+                                f"trial of every point once); use another directory or delete it to start over")
     elif any(d.iterdir()):
         raise CacheMismatch(f"--cache {path}: the directory is not empty and holds no sweep; use an empty one")
     return cache
+
+
+def _plan(raw, points, trials: int) -> list[Chunk] | None:
+    """The manifest's chunks, or None unless they cover trials [0, trials) of every point exactly once."""
+    try:
+        rows = [(int(i), int(lo), int(hi)) for i, lo, hi in raw]
+    except (TypeError, ValueError):
+        return None
+    cover = {i: [] for i in range(len(points))}
+    for i, lo, hi in rows:
+        if i not in cover or not 0 <= lo < hi <= trials:
+            return None
+        cover[i].append((lo, hi))
+    for spans in cover.values():
+        spans.sort()
+        if [lo for lo, _ in spans] != [0] + [hi for _, hi in spans[:-1]] or not spans or spans[-1][1] != trials:
+            return None
+    return [Chunk(i, points[i], lo, hi) for i, lo, hi in rows]
