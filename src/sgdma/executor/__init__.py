@@ -21,6 +21,11 @@ class ExecutorError(RuntimeError):
     """The executor could not run (a scheduler that cannot be reached, a missing extra, a dead worker)."""
 
 
+class WorkerLost(ExecutorError):
+    """A task did not come back because the worker running it died (map(..., keep_going=True) yields it as
+    the task's result)."""
+
+
 def default_jobs() -> int:
     """Every core this process may use."""
     try:
@@ -90,7 +95,9 @@ class LocalExecutor:
             self.pools_started += 1
         return self._pool
 
-    def map(self, fn: Callable, tasks: list) -> Iterator[tuple[int, object]]:
+    def map(self, fn: Callable, tasks: list, keep_going: bool = False) -> Iterator[tuple[int, object]]:
+        """``keep_going``: a task whose worker died yields a WorkerLost as its result instead of ending the map
+        (a dead process breaks the whole pool, so every task not finished by then is lost with it)."""
         if self.jobs <= 1 or len(tasks) <= 1:
             for i, t in enumerate(tasks):
                 yield i, fn(t)
@@ -100,9 +107,16 @@ class LocalExecutor:
             futures = {pool.submit(_stoppable, self._stop, fn, t): i for i, t in enumerate(tasks)}
         else:
             futures = {pool.submit(fn, t): i for i, t in enumerate(tasks)}
+        lost = []
         try:
             for f in cf.as_completed(futures):
+                if keep_going and isinstance(f.exception(), cf.BrokenExecutor):
+                    lost.append(futures[f])
+                    continue
                 yield futures[f], f.result()
+            if lost:
+                self.close()                          # the next map gets a fresh pool
+                yield from self._isolate(fn, tasks, sorted(lost))
         except BaseException as e:
             for f in futures:
                 f.cancel()
@@ -111,6 +125,28 @@ class LocalExecutor:
             elif isinstance(e, KeyboardInterrupt):
                 self.stop()
             raise
+
+    def _isolate(self, fn: Callable, tasks: list, lost: list[int]) -> Iterator[tuple[int, object]]:
+        """The tasks a dead worker took down with the pool, run again one at a time in a single worker: those
+        that finish are kept, and the one that kills its worker again is named alone (a WorkerLost)."""
+        ctx = multiprocessing.get_context("fork")
+        pool = None
+        try:
+            for i in lost:
+                if pool is None:
+                    pool = cf.ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_init,
+                                                  initargs=(os.getpid(),))
+                    self._pool = pool                 # so that stop() (Ctrl-C) ends it too
+                f = pool.submit(fn, tasks[i])
+                try:
+                    yield i, f.result()
+                except cf.BrokenExecutor as e:
+                    yield i, WorkerLost(f"its worker process died ({_brief(e)})")
+                    pool.shutdown(wait=True)
+                    pool = self._pool = None
+        finally:
+            if pool is not None and self._pool is pool:
+                self.close()
 
     def stop(self) -> None:
         """Stop now (Ctrl-C): queued tasks are dropped and running ones abandoned, their worker processes
@@ -162,13 +198,18 @@ class DaskExecutor:
             self.client = Client(self._cluster)
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})) or (jobs or 1))
 
-    def map(self, fn: Callable, tasks: list) -> Iterator[tuple[int, object]]:
-        from distributed import as_completed
+    def map(self, fn: Callable, tasks: list, keep_going: bool = False) -> Iterator[tuple[int, object]]:
+        """``keep_going``: a task that killed its workers (Dask's KilledWorker, after its allowed retries)
+        yields a WorkerLost as its result; the other tasks run on."""
+        from distributed import KilledWorker, as_completed
 
         futures = self.client.map(fn, tasks, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         try:
             for f in as_completed(futures):
+                if keep_going and f.status == "error" and isinstance(f.exception(), KilledWorker):
+                    yield index[f.key], WorkerLost(_brief(f.exception()))
+                    continue
                 yield index[f.key], f.result()
         except BaseException:
             self.client.cancel(futures)
@@ -192,6 +233,12 @@ class DaskExecutor:
         self.client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _brief(e: BaseException) -> str:
+    """An executor's exception in one short clause (Dask's KilledWorker text runs to several sentences)."""
+    text = str(e).split(". ")[0].strip().rstrip(".")
+    return f"{type(e).__name__}: {text[:160]}" if text else type(e).__name__
 
 
 def check_jobs(jobs) -> int | None:

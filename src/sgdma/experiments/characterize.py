@@ -408,7 +408,11 @@ def sweep(setup: Setup, points: list[Point], jobs: int = 1, executor=None, cache
         if jobs <= 1 and own:
             bench.warm_up()
             _local.bench = bench
-        results = executor.map(_safe_chunk, [(setup, ch) for ch in todo])
+        tasks = [(setup, ch) for ch in todo]
+        try:              # a chunk whose worker died comes back as a WorkerLost; the other chunks run on
+            results = executor.map(_safe_chunk, tasks, keep_going=True)
+        except TypeError:                        # an executor of the caller's own without keep_going
+            results = executor.map(_safe_chunk, tasks)
         while True:
             try:
                 i, res = next(results)
