@@ -118,7 +118,7 @@ def test_cache_resumes_and_refuses_another_sweep(serial, tmp_path):
     again = _samples(ch.sweep(SETUP, POINTS, jobs=1, cache=str(cache), progress=lambda d, t: progress.append(d)))
     assert again == serial
     assert progress[0] > 0                      # started from the cached trials
-    with pytest.raises(CacheMismatch, match="setup"):
+    with pytest.raises(CacheMismatch, match="seed 3 there, 4 here"):
         list(ch.sweep(ch.Setup(board="zcu111", trials=12, seed=4, timing_only=True), POINTS, cache=str(cache)))
 
 

@@ -326,3 +326,15 @@ def test_bad_jobs_in_the_python_api_are_refused_not_run_serially(jobs):
         make_executor("threads", jobs)
     with pytest.raises(ValueError, match=r"--jobs"):
         list(ch.sweep(SETUP, POINTS[:1], jobs=jobs))
+
+
+def test_a_cache_of_another_sweep_names_what_differs(tmp_path):
+    from sgdma.experiments.sweepcache import CacheMismatch
+
+    cache = str(tmp_path / "c")
+    list(ch.sweep(SETUP, POINTS[:1], jobs=1, cache=cache))
+    other = ch.Setup(board="zcu111", trials=3, seed=5, timing_only=True)
+    with pytest.raises(CacheMismatch, match=r"another sweep \(trials 2 there, 3 here\); use another directory"):
+        list(ch.sweep(other, POINTS[:1], jobs=1, cache=cache))
+    with pytest.raises(CacheMismatch, match=r"another sweep \(1 points there, 2 here\)"):
+        list(ch.sweep(SETUP, POINTS[:2], jobs=1, cache=cache))

@@ -94,7 +94,7 @@ def open_cache(path: str, setup, points) -> SweepCache:
         if theirs != json.loads(json.dumps(identity)):
             diff = [k for k in identity if json.loads(json.dumps(identity[k])) != doc.get(k)]
             what = (f"was written by sgdma {doc.get('version')} (this is {identity['version']})" if diff == ["version"]
-                    else f"holds a sweep with other {', '.join(diff)} (sgdma {doc.get('version')})")
+                    else f"holds another sweep ({_differences(doc, json.loads(json.dumps(identity)), diff)})")
             raise CacheMismatch(f"--cache {path} {what}; use another directory or delete it")
         cache.plan = _plan(doc.get("plan"), points, setup.trials)
         if cache.plan is None:
@@ -121,3 +121,17 @@ def _plan(raw, points, trials: int) -> list[Chunk] | None:
         if [lo for lo, _ in spans] != [0] + [hi for _, hi in spans[:-1]] or not spans or spans[-1][1] != trials:
             return None
     return [Chunk(i, points[i], lo, hi) for i, lo, hi in rows]
+
+
+def _differences(theirs: dict, ours: dict, keys: list) -> str:
+    """What differs, as the options a user sets: 'trials 2 there, 3 here; seed 0 there, 4 here'."""
+    out = []
+    for k in keys:
+        a, b = theirs.get(k), ours.get(k)
+        if k == "setup" and isinstance(a, dict):
+            out += [f"{f} {a.get(f)!r} there, {b.get(f)!r} here" for f in b if a.get(f) != b.get(f)]
+        elif k == "points" and isinstance(a, list):
+            out.append(f"{len(a)} points there, {len(b)} here" if len(a) != len(b) else "other points")
+        else:
+            out.append(f"{k} {a!r} there, {b!r} here")
+    return "; ".join(out)
