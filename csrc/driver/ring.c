@@ -24,7 +24,10 @@
 
 /* Index arithmetic and cache ranges assume the BD struct is the BD stride. */
 _Static_assert(sizeof(struct pg021_bd) == PG021_BD_SIZE, "struct pg021_bd must be 64 bytes");
-/* store_pair writes BUFFER/BUFFER_MSB and CONTROL/STATUS as aligned 8-byte pairs. */
+/* store_pair writes NXTDESC/NXTDESC_MSB, BUFFER/BUFFER_MSB and CONTROL/STATUS as aligned 8-byte pairs. */
+_Static_assert(offsetof(struct pg021_bd, nxtdesc) % 8u == 0 &&
+	       offsetof(struct pg021_bd, nxtdesc_msb) == offsetof(struct pg021_bd, nxtdesc) + 4u,
+	       "NXTDESC_MSB must follow NXTDESC in one aligned 8-byte pair");
 _Static_assert(offsetof(struct pg021_bd, buffer) % 8u == 0 &&
 	       offsetof(struct pg021_bd, buffer_msb) == offsetof(struct pg021_bd, buffer) + 4u,
 	       "BUFFER_MSB must follow BUFFER in one aligned 8-byte pair");
@@ -72,6 +75,25 @@ static enum sg_status fail_hw(const struct sg_ring *r, struct sg_error *err, enu
 	}
 	return code;
 }
+
+/* Two adjacent words of a BD, the lower-addressed first (NXTDESC/NXTDESC_MSB,
+ * BUFFER/BUFFER_MSB, CONTROL/STATUS, ...): on a little-endian GCC target one
+ * 8-byte store; writing BDs is store-bound, so a fill costs three stores per
+ * BD instead of five and zeroing one eight instead of sixteen. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+typedef uint64_t __attribute__((may_alias)) sg_u64_alias;
+
+static void store_pair(volatile uint32_t *lo, uint32_t lo_word, uint32_t hi_word)
+{
+	*(volatile sg_u64_alias *)lo = lo_word | (uint64_t)hi_word << 32;
+}
+#else
+static void store_pair(volatile uint32_t *lo, uint32_t lo_word, uint32_t hi_word)
+{
+	lo[0] = lo_word;
+	lo[1] = hi_word;
+}
+#endif
 
 /* (i + n) % count without a division; requires i < count and n <= count. */
 static uint32_t ring_add(const struct sg_ring *r, uint32_t i, uint32_t n)
@@ -198,33 +220,37 @@ uint32_t sg_ring_index_of(const struct sg_ring *r, uint64_t dev)
  */
 void sg_ring_link(struct sg_ring *r, bool closed)
 {
+	uint64_t next = r->dev;
 	uint32_t i;
 
 	if (r->n_hw || r->cyclic)
 		return;
-	for (i = 0; i < r->count; i++) {
-		volatile struct pg021_bd *b = bd_at(r, i);
-		uint64_t next = i + 1u < r->count ? sg_ring_bd_dev(r, i + 1u)
-						  : (closed ? r->dev : 0);
-
-		b->nxtdesc = (uint32_t)next;
-		b->nxtdesc_msb = (uint32_t)(next >> 32);
+	for (i = 0; i + 1u < r->count; i++) {
+		next += PG021_BD_SIZE;
+		store_pair(&bd_at(r, i)->nxtdesc, (uint32_t)next, (uint32_t)(next >> 32));
 	}
+	next = closed ? r->dev : 0;
+	store_pair(&bd_at(r, r->count - 1u)->nxtdesc, (uint32_t)next, (uint32_t)(next >> 32));
 	r->closed = closed;
 	clean_bds(r, 0, r->count);
 }
 
-/* Zero every word of every BD; volatile also keeps the compiler from
- * turning the loop into a memset call we do not have. */
-static void zero_bds(struct sg_ring *r)
+/* Every BD zeroed and linked closed in one pass (zeroing, then what
+ * sg_ring_link(r, true) writes); BDs are 64-byte aligned, so every word pair
+ * is 8-byte aligned.  volatile also keeps the compiler from turning the loop
+ * into a memset call we do not have. */
+static void init_bds(struct sg_ring *r)
 {
+	uint64_t next = r->dev;
 	uint32_t i, k;
 
 	for (i = 0; i < r->count; i++) {
 		volatile uint32_t *w = (volatile uint32_t *)&r->bd[i];
 
-		for (k = 0; k < PG021_BD_SIZE / 4u; k++)
-			w[k] = 0;
+		next = i + 1u < r->count ? next + PG021_BD_SIZE : r->dev;
+		store_pair(&w[0], (uint32_t)next, (uint32_t)(next >> 32));   /* NXTDESC */
+		for (k = 2; k < PG021_BD_SIZE / 4u; k += 2)
+			store_pair(&w[k], 0, 0);
 	}
 }
 
@@ -275,8 +301,8 @@ enum sg_status sg_ring_create(struct sg_ring *r, struct sg_chan *c, void *cpu, u
 	r->n_hw = 0;
 	r->closed = true;
 	r->cyclic = false;
-	zero_bds(r);
-	sg_ring_link(r, true);   /* also cleans the whole ring to memory */
+	init_bds(r);
+	clean_bds(r, 0, r->count);
 	return SG_OK;
 }
 
@@ -324,24 +350,6 @@ enum sg_status sg_ring_check_buffer(const struct sg_ring *r, uint64_t addr, uint
 		return fail_bd(r, err, SG_E_ADDR_RANGE, index, addr, sg_addr_max(c));
 	return SG_OK;
 }
-
-/* BUFFER/BUFFER_MSB and CONTROL/STATUS are adjacent words: on a little-endian
- * GCC target each pair is one 8-byte store (low word first in memory), so a
- * BD costs three stores instead of five; filling a ring is store-bound. */
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-typedef uint64_t __attribute__((may_alias)) sg_u64_alias;
-
-static void store_pair(volatile uint32_t *lo, uint32_t lo_word, uint32_t hi_word)
-{
-	*(volatile sg_u64_alias *)lo = lo_word | (uint64_t)hi_word << 32;
-}
-#else
-static void store_pair(volatile uint32_t *lo, uint32_t lo_word, uint32_t hi_word)
-{
-	lo[0] = lo_word;
-	lo[1] = hi_word;
-}
-#endif
 
 /*
  * CONTROL carries the length and, for MM2S, SOF/EOF.  The caller's flags also
