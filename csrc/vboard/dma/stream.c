@@ -28,11 +28,15 @@ static uint64_t sink_cap(const vb_board *b)
 /*
  * The byte log's storage: address space for the whole cap, reserved at the
  * first kept byte (MAP_NORESERVE: a page is taken only when written), so the
- * log never moves or is copied as it grows, with transparent huge pages where
- * the host offers them (one fault per 2 MiB instead of per 4 KiB: at 8 KiB per
- * BD the faults cost more than the copy).  Where the address space is too
- * small for the reservation, the log grows by realloc instead.
+ * log never moves or is copied as it grows.  Past its first 2 MiB it asks for
+ * transparent huge pages (one fault per 2 MiB instead of per 4 KiB: at 8 KiB
+ * per BD the faults cost more than the copy); a small log keeps small pages,
+ * as zeroing a huge page for a few packets would cost more than it saves.
+ * Where the address space is too small for the reservation, the log grows by
+ * realloc instead.
  */
+#define SINK_SMALL_PAGES_BYTES ((size_t)2 << 20)
+
 static void sink_reserve(vb_board *b, struct vb_sink *s)
 {
 	uint64_t cap = sink_cap(b);
@@ -45,7 +49,9 @@ static void sink_reserve(vb_board *b, struct vb_sink *s)
 	if (p == MAP_FAILED)
 		return;
 #ifdef MADV_HUGEPAGE
-	(void)madvise(p, (size_t)cap, MADV_HUGEPAGE);   /* a hint: without it, 4 KiB pages */
+	if (cap > SINK_SMALL_PAGES_BYTES)   /* a hint: refused, the pages stay small */
+		(void)madvise((uint8_t *)p + SINK_SMALL_PAGES_BYTES, (size_t)cap - SINK_SMALL_PAGES_BYTES,
+			      MADV_HUGEPAGE);
 #endif
 	s->data = p;
 	s->cap = (size_t)cap;
