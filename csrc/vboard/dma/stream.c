@@ -10,6 +10,10 @@
 
 #include "internal.h"
 
+#ifndef MAP_NORESERVE        /* not every Unix has it: the reservation is then charged up front */
+#define MAP_NORESERVE 0
+#endif
+
 /* ---- MM2S sink ---------------------------------------------------------- */
 
 /* The open packet does not fit (cap or host memory): forget its bytes, keep counting it. */
