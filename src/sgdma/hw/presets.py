@@ -35,8 +35,7 @@ def _alias_of(file: Path) -> str | None:
     """The board an alias file names, or None for a preset of its own.  An alias holds nothing else (it is one
     name for another board's numbers, never a copy of them)."""
     try:
-        with open(file, "rb") as f:
-            doc = tomllib.load(f)
+        doc = _parsed(file)
     except (OSError, tomllib.TOMLDecodeError):
         return None                             # load() reports it with the file's name
     item = doc.get("alias")
@@ -123,16 +122,21 @@ def load_part(file: str | Path) -> dict:
 _PARSED: dict = {}          # (path, mtime_ns, size) -> the parsed TOML: a board parses its preset several times
 
 
-def _parse(file: Path) -> dict:
-    """tomllib.load of a preset file, memoised by path, modification time and size; a private copy each time
-    (callers may change what they get)."""
+def _parsed(file: Path) -> dict:
+    """tomllib.load of a preset file, memoised by path, modification time and size: the shared document,
+    which callers only read."""
     st = file.stat()
     key = (str(file.resolve()), st.st_mtime_ns, st.st_size)
     doc = _PARSED.get(key)
     if doc is None:
         with open(file, "rb") as f:
             doc = _PARSED[key] = tomllib.load(f)
-    return _copy(doc)
+    return doc
+
+
+def _parse(file: Path) -> dict:
+    """The parsed preset file, a private copy (callers may change what they get)."""
+    return _copy(_parsed(file))
 
 
 def _copy(x):
