@@ -1,9 +1,10 @@
 """Board presets: data files in sgdma/presets, one per board, every number with its source."""
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
 from pathlib import Path
+
+from sgdma.hw import tomlcache
 
 
 def directory() -> Path:
@@ -35,8 +36,8 @@ def _alias_of(file: Path) -> str | None:
     """The board an alias file names, or None for a preset of its own.  An alias holds nothing else (it is one
     name for another board's numbers, never a copy of them)."""
     try:
-        doc = _parsed(file)
-    except (OSError, tomllib.TOMLDecodeError):
+        doc = tomlcache.load(file)
+    except (OSError, ValueError):
         return None                             # load() reports it with the file's name
     item = doc.get("alias")
     if item is None:
@@ -119,43 +120,14 @@ def load_part(file: str | Path) -> dict:
     return _load(Path(file), 0)
 
 
-_PARSED: dict = {}          # (path, mtime_ns, size) -> the parsed TOML: a board parses its preset several times
-
-
-def _parsed(file: Path) -> dict:
-    """tomllib.load of a preset file, memoised by path, modification time and size: the shared document,
-    which callers only read."""
-    st = file.stat()
-    key = (str(file.resolve()), st.st_mtime_ns, st.st_size)
-    doc = _PARSED.get(key)
-    if doc is None:
-        with open(file, "rb") as f:
-            doc = _PARSED[key] = tomllib.load(f)
-    return doc
-
-
-def _parse(file: Path) -> dict:
-    """The parsed preset file, a private copy (callers may change what they get)."""
-    return _copy(_parsed(file))
-
-
-def _copy(x):
-    """A TOML document's private copy: its tables and arrays; scalars are immutable."""
-    if type(x) is dict:
-        return {k: _copy(v) for k, v in x.items()}
-    if type(x) is list:
-        return [_copy(v) for v in x]
-    return x
-
-
 def _load(file: Path, depth: int) -> dict:
     if depth > _INCLUDE_DEPTH_MAX:
         raise ValueError(f"{file}: includes nest deeper than {_INCLUDE_DEPTH_MAX} levels (a loop?)")
     try:
-        doc = _parse(file)
+        doc = tomlcache.copy(tomlcache.load(file))
     except FileNotFoundError:
         raise ValueError(f"preset file {file} does not exist (includes are relative to the including file)") from None
-    except (OSError, tomllib.TOMLDecodeError) as e:
+    except (OSError, ValueError) as e:           # unreadable, not UTF-8, not TOML
         raise ValueError(f"board preset {str(file)!r}: cannot read it: {e}") from None
     return _resolve(doc, [], file, depth)
 
