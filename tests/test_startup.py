@@ -52,3 +52,20 @@ def test_run_imports_only_what_it_uses(tmp_path):
     second = _loaded_after(run, tmp_path / "cache", tmp_path)
     assert second["rc"] == 0 and second["stdout"].split("virtual time")[0] == first["stdout"].split("virtual time")[0]
     assert "tomllib" not in second["modules"]
+
+
+def test_run_json_keeps_the_per_gate_columns(tmp_path):
+    """The summary-only run skips the record's columns; --json still writes them, one entry per gate."""
+    from click.testing import CliRunner
+
+    from sgdma.cli import main
+
+    circuit = tmp_path / "c.json"
+    circuit.write_text(json.dumps({"gates": [{"gate": "rx", "theta": 1.0}, {"gate": "measure"},
+                                             {"gate": "rx", "theta": 1.0}]}))
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(main, ["run", str(circuit), "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    cols = json.loads(out.read_text())["columns"]
+    assert cols["gate_name_table"] == ["measure", "rx"] and cols["gate_name"] == [1, 0, 1]
+    assert len(cols["first_ns"]) == len(cols["last_ns"]) == 3
