@@ -111,3 +111,19 @@ def test_a_loaded_preset_is_a_private_copy(fresh):
     del doc["ddr"]
     again = presets.load("zcu111")
     assert again["dma"]["data_width"]["value"] == value and "ddr" in again
+
+
+def test_a_preset_is_loaded_again_when_an_included_part_changes(fresh, tmp_path):
+    """presets.load keeps the resolved document of a preset; a change in any file it was built from (here the
+    included DRAM part) is seen by the next load."""
+    import shutil
+
+    board = tmp_path / "board"
+    shutil.copytree(presets.directory(), board)
+    part = board / "parts" / "ddr4-2400-micron-083e.toml"
+    assert presets.load(board / "zcu111.toml")["dram"]["cl"]["value"] == 16
+    part.write_text(part.read_text().replace("cl = { value = 16,", "cl = { value = 17,"))
+    assert presets.load(board / "zcu111.toml")["dram"]["cl"]["value"] == 17
+    part.unlink()
+    with pytest.raises(ValueError, match="does not exist"):
+        presets.load(board / "zcu111.toml")
