@@ -12,7 +12,6 @@ import gc
 import json
 import os
 import sys
-from contextlib import contextmanager
 
 import click
 
@@ -137,21 +136,6 @@ def writable_problem(path: str, directory: bool) -> str | None:
     if not os.access(parent, os.W_OK | os.X_OK):
         return f"cannot create it: {parent!r} is not writable (permission denied)"
     return None
-
-
-@contextmanager
-def importing():
-    """Around a command's imports of its working modules: the cyclic garbage collector paused.  Importing
-    makes tens of thousands of long-lived objects and no garbage cycles, yet triggers ~50 collections that
-    walk them (~10 ms of a short command's start).  No board exists yet, so nothing the run computes depends
-    on it; the collector is back on before the work starts."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def freeze_heap_at_exit() -> None:

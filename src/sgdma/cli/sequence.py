@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import SEED_MAX, OutPath, Progress, Time, _write_json, importing
+from sgdma.cli.common import SEED_MAX, OutPath, Progress, Time, _write_json
 
 
 def _playback_options(out_help: str):
@@ -28,10 +28,9 @@ def _options(f, out_help: str):
 
 def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path,
           headroom: bool) -> None:
-    with importing():
-        from sgdma.sequence.demo import run_circuit
-        from sgdma.sequence.playback import PlaybackConfig
-        from sgdma.sequence import SequenceError
+    from sgdma.sequence.demo import run_circuit
+    from sgdma.sequence.playback import PlaybackConfig
+    from sgdma.sequence import SequenceError
 
     cfg = PlaybackConfig(mailbox=mailbox, fifo_depth=fifo_depth, gate_time_ns=gate_time,
                          passes=passes, seed=seed)
