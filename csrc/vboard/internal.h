@@ -65,6 +65,8 @@ struct vb_mm2s {
 	uint64_t t_next;          /* cached next event, valid while next_valid */
 	bool next_valid;          /* cleared by every change of the pipeline */
 	uint8_t next_unit;        /* which unit owns t_next (enum in sg.c), valid with it */
+	bool dm_valid;            /* t_dm is current: cleared when the data mover's BD or bursts change */
+	uint64_t t_dm;            /* vb_mm2s_dm_time() as last computed (before the floor) */
 };
 
 struct vb_chan {
@@ -197,6 +199,8 @@ struct vb_board {
 	struct vb_fault faults[VB_MAX_FAULTS];
 	unsigned n_faults;
 	struct vb_chan ch[2];
+	uint64_t dma_next;        /* the DMA's next event (vb_dma_next_event), valid while dma_next_valid: */
+	bool dma_next_valid;      /* cleared by every step, register write, reset and stream arrival */
 	struct vb_dma_guest_errors guest;   /* illegal guest accesses to the DMA registers */
 	struct vb_dram dram;      /* DRAM timing (dram.h): reached only through the controller (ddrc) */
 	struct vb_ddrc ddrc;      /* DDR controller ports, queues, arbitration (mem/ddrc.h) */

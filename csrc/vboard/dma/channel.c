@@ -49,6 +49,7 @@ void vb_dma_reset(vb_board *b)
 	chan_reset(b, &b->ch[VB_MM2S]);
 	chan_reset(b, &b->ch[VB_S2MM]);
 	b->reset_until = VB_NO_TIME;
+	b->dma_next_valid = false;
 	b->src.arrived = stream_arrived;
 	vb_stream_reset(b);       /* the reset outputs reach the stream endpoints (stream.c) */
 }
@@ -316,9 +317,15 @@ static uint64_t chan_next(const vb_board *b, struct vb_chan *c)
 	return vb_is_mm2s(c) ? vb_sg_mm2s_next_event(b, c) : c->t_next;
 }
 
+/* Cached for the whole core: the board asks after every step and between
+ * CPU accesses; only a step, a register write, a reset or a stream arrival
+ * can move it (each clears dma_next_valid). */
 uint64_t vb_dma_next_event(vb_board *b)
 {
 	uint64_t t = b->reset_until;
+
+	if (b->dma_next_valid)
+		return b->dma_next;
 	for (int i = 0; i < 2; i++) {
 		struct vb_chan *c = &b->ch[i];
 		uint64_t n = chan_next(b, c);
@@ -327,11 +334,14 @@ uint64_t vb_dma_next_event(vb_board *b)
 		if (c->dly_deadline < t)
 			t = c->dly_deadline;
 	}
+	b->dma_next = t;
+	b->dma_next_valid = true;
 	return t;
 }
 
 void vb_dma_step(vb_board *b, uint64_t t)
 {
+	b->dma_next_valid = false;
 	if (vb_dma_resetting(b)) {
 		if (t >= b->reset_until)
 			vb_dma_reset(b);
@@ -339,7 +349,6 @@ void vb_dma_step(vb_board *b, uint64_t t)
 	}
 	for (int i = 0; i < 2; i++) {
 		struct vb_chan *c = &b->ch[i];
-		struct vb_report r = { 0 };
 		if (c->dly_deadline == t) {
 			/* the timer runs only between packets */
 			if (vb_is_mm2s(c) && vb_sg_mm2s_packet_active(c, t))
@@ -349,13 +358,15 @@ void vb_dma_step(vb_board *b, uint64_t t)
 		}
 		if (chan_next(b, c) != t)
 			continue;
+		struct vb_report r = { 0 };
 		if (vb_is_mm2s(c))
 			vb_sg_mm2s_step(b, c, t, &r);
 		else if (vb_sg(b))
 			vb_sg_s2mm_step(b, c, t, &r);
 		else
 			s2mm_simple_step(b, c, t, &r);
-		apply(b, c, &r);
+		if (r.ev)
+			apply(b, c, &r);
 	}
 }
 
@@ -364,6 +375,7 @@ void vb_dma_step(vb_board *b, uint64_t t)
 static void stream_arrived(vb_board *b, uint64_t t)
 {
 	struct vb_chan *c = &b->ch[VB_S2MM];
+	b->dma_next_valid = false;
 	if (c->phase == PH_STREAM_WAIT && (c->t_next == VB_NO_TIME || c->t_next > t))
 		c->t_next = t;
 }

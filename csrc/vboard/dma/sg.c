@@ -183,7 +183,6 @@ static uint64_t floor_at(const struct vb_mm2s *p, uint64_t t)
 }
 
 static uint64_t head_event(struct vb_chan *c) { return floor_at(&c->mm2s, head_time(c)); }
-static uint64_t dm_event(const vb_board *b, struct vb_chan *c) { return floor_at(&c->mm2s, vb_mm2s_dm_time(b, c)); }
 
 /* The unit whose action is next; on a tie the head goes first, then the
  * fetch, then the data mover (the order the hardware's effects take). */
@@ -197,8 +196,14 @@ uint64_t vb_sg_mm2s_next_event(const vb_board *b, struct vb_chan *c)
 
 	if (p->next_valid)
 		return p->t_next;
+	/* the data mover's time changes only with its BD, its bursts or a new BD
+	 * in the queue: recomputed after those, reused after the other units' steps */
+	if (!p->dm_valid) {
+		p->t_dm = vb_mm2s_dm_time(b, c);
+		p->dm_valid = true;
+	}
 	t = head_event(c);
-	d = dm_event(b, c);
+	d = floor_at(p, p->t_dm);
 	if (p->fetching && floor_at(p, p->t_fetch_done) < t)
 		t = floor_at(p, p->t_fetch_done), unit = UNIT_FETCH;
 	if (d < t)
@@ -222,11 +227,16 @@ void vb_sg_mm2s_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_repor
 	case UNIT_HEAD:
 		head_step(b, c, t, r);
 		break;
-	case UNIT_FETCH:
+	case UNIT_FETCH: {
+		unsigned n = p->count;
 		fetch_done(b, c, t, r);
+		if (p->count != n && p->dm == n)   /* the data mover's next BD arrived */
+			p->dm_valid = false;
 		break;
+	}
 	default:
 		vb_mm2s_issue_burst(b, c, t);
+		p->dm_valid = false;
 		break;
 	}
 }
@@ -262,7 +272,7 @@ void vb_sg_mm2s_stop(vb_board *b, struct vb_chan *c, struct vb_report *r)
 	struct vb_mm2s *p = &c->mm2s;
 	unsigned keep = 0;
 	(void)b;
-	p->next_valid = false;
+	p->next_valid = p->dm_valid = false;
 	while (keep < p->count && (keep < p->dm || vb_qat(p, keep)->issued))
 		keep++;
 	if (keep < p->count)
