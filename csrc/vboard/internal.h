@@ -10,6 +10,10 @@
 #include "bus/bus.h"
 #include "mem/cpuops.h"
 
+/* The blocks' functions are internal to the extension (vboard.h is its API):
+ * hidden, so calls between them skip the PLT and a file's own can inline. */
+#pragma GCC visibility push(hidden)
+
 /* Outcome of a DMA master's access: OK, or PG021's DecErr / SlvErr. */
 enum vb_access { VB_ACC_OK = 0, VB_ACC_DECERR, VB_ACC_SLVERR };
 
@@ -332,5 +336,7 @@ static inline uint64_t vb_ns(double ns)
 {
 	return (uint64_t)(ns * 1000.0 + 0.5);
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -18,7 +18,6 @@ static bool has_error(const struct vb_chan *c) { return (c->dmasr & PG021_SR_ERR
 static unsigned threshold_of(uint32_t dmacr) { return SG_FIELD_GET(PG021_CR_THRESHOLD, dmacr); }
 static unsigned delay_of(uint32_t dmacr) { return SG_FIELD_GET(PG021_CR_DELAY, dmacr); }
 
-bool vb_dma_resetting(const vb_board *b) { return b->reset_until != VB_NO_TIME; }
 static void stream_arrived(vb_board *b, uint64_t t);
 
 /* ---- reset ------------------------------------------------------------------ */
