@@ -191,6 +191,11 @@ struct vb_board {
 	uint64_t now;
 	uint64_t rng[4];
 	double clk_ps;            /* DMA clock period */
+	struct vb_dma_lat {       /* vb_clocks() of PG021's latencies, computed once (vb_create) */
+		uint64_t clock;       /* one DMA clock */
+		uint64_t tail_to_sg_ar, sg_ar_to_data_ar, ar_to_tvalid, s2mm_tvalid_to_aw;
+		uint64_t bd_beats;    /* a BD's 13 beats on the 32-bit SG port, less the first */
+	} lat;
 	uint64_t clk_origin;      /* time of PL clock edge 0 (set at reseed) */
 	uint32_t len_mask;        /* (1 << length_width) - 1 */
 	uint32_t data_bytes;

@@ -87,6 +87,14 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 	}
 	b->cfg = *cfg;
 	b->clk_ps = 1e6 / cfg->dma_clock_mhz;
+	b->lat = (struct vb_dma_lat){
+		.clock = vb_clocks(b, 1),
+		.tail_to_sg_ar = vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR),
+		.sg_ar_to_data_ar = vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR),
+		.ar_to_tvalid = vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID),
+		.s2mm_tvalid_to_aw = vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW),
+		.bd_beats = vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1),
+	};
 	b->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
 	b->data_bytes = cfg->data_width / 8;
 	b->addr_mask = cfg->addr_width >= 64 ? UINT64_MAX : (1ull << cfg->addr_width) - 1;
@@ -162,7 +170,8 @@ void vb_fetch_log_add(vb_board *b, struct vb_chan *c, uint64_t t_issue, uint64_t
 		c->fetch_log_dropped++;
 		return;
 	}
-	if (!vb_grow_into(&c->fetch_log, &c->cap_fetch_log, 2 * (c->n_fetch_log + 1), sizeof(uint64_t))) {
+	if (2 * (c->n_fetch_log + 1) > c->cap_fetch_log &&   /* grown only when full */
+	    !vb_grow_into(&c->fetch_log, &c->cap_fetch_log, 2 * (c->n_fetch_log + 1), sizeof(uint64_t))) {
 		c->fetch_log_dropped++;
 		return;
 	}

@@ -238,7 +238,7 @@ static void simple_start(vb_board *b, struct vb_chan *c)
 	c->bd_len = c->length;
 	c->phase = PH_STREAM_WAIT;
 	/* PG021 gives no LENGTH-write → ready figure: assume the tail-write → SG AR one. */
-	c->t_next = b->now + vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR);
+	c->t_next = b->now + b->lat.tail_to_sg_ar;
 }
 
 /* DMACR written (now = the value the register file accepted). */

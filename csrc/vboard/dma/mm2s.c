@@ -84,7 +84,7 @@ static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_
 		return;
 	}
 	end = vb_edge_time(b, k_end);
-	if (b->consumer_ps > vb_clocks(b, 1)) {
+	if (b->consumer_ps > b->lat.clock) {
 		uint64_t backlog = p->cons_free > start ? (p->cons_free - start) / b->consumer_ps : 0;
 		if (backlog + n > b->cfg.consumer_fifo_beats) {
 			uint64_t wait = (backlog + n - b->cfg.consumer_fifo_beats) * b->consumer_ps;
@@ -123,8 +123,8 @@ void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	/* The data arrives spread over [first, done]: the last beat's data is
 	 * complete one beat's share before `done` (a one-beat burst at `first`). */
 	last_data = nbeats > 1 ? done - (done - first) / nbeats : first;
-	stream_beats(b, p, first + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID),
-		     last_data + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID), nbeats,
+	stream_beats(b, p, first + b->lat.ar_to_tvalid,
+		     last_data + b->lat.ar_to_tvalid, nbeats,
 		     e->issued == 0 && !p->dm_in_packet, e->eof && e->issued + len == e->len, &s_first, &s_last);
 	if (e->issued == 0)
 		e->t_first = s_first;
@@ -136,7 +136,7 @@ void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	c->probe.bytes += len;
 	e->issued += len;
 	p->issued += len;
-	p->ar_free = t + vb_clocks(b, 1);
+	p->ar_free = t + b->lat.clock;
 	remember_burst(p, p->issued, done, s_last);
 	c->stats.data_bursts++;
 	if (e->issued == e->len) {
