@@ -313,16 +313,16 @@ static void decerr(vb_board *b, uint64_t addr, bool write)
 static uint32_t cpu_read(vb_board *b, uint64_t addr, uint64_t cost_ps, bool through_dram)
 {
 	uint64_t start = b->now, done;
-	void *p = vb_mem_ptr(b, addr, 4);
-	uint32_t v = 0;
-
 	const struct vb_mapping *m = vb_bus_find(&b->bus, addr);
+	void *p;
+	uint32_t v = 0;
 
 	b->now += cost_ps;
 	b->mmio_reads++;
 	vb_sync(b);
 	if (m)
 		return m->ops->read(m->dev, addr - m->base);
+	p = vb_mem_ptr(b, addr, 4);     /* a device window decodes first */
 	if (!p) {
 		decerr(b, addr, false);
 		return 0;
@@ -341,9 +341,8 @@ static uint32_t cpu_read(vb_board *b, uint64_t addr, uint64_t cost_ps, bool thro
 static void cpu_write(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_ps, bool through_dram)
 {
 	uint64_t start = b->now, done;
-	void *p = vb_mem_ptr(b, addr, 4);
-
 	const struct vb_mapping *m = vb_bus_find(&b->bus, addr);
+	void *p;
 
 	b->now += cost_ps;
 	b->mmio_writes++;
@@ -353,6 +352,7 @@ static void cpu_write(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_
 		vb_sync(b);   /* a write may start work that is already due */
 		return;
 	}
+	p = vb_mem_ptr(b, addr, 4);
 	if (!p) {
 		decerr(b, addr, true);
 		return;
