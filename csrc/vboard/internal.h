@@ -59,6 +59,9 @@ struct vb_mm2s {
 	bool fetching, fetch_stop;
 	uint64_t fetch_addr, t_fetch_first, t_fetch_done;
 	uint64_t ar_free, stream_free, cons_free, issued;
+	uint64_t stream_free_k;   /* the clock edge stream_free is on (vb_edge_time of it), valid while */
+	bool stream_free_on_edge; /* set by the stream with the clk_origin of stream_free_origin */
+	uint64_t stream_free_origin;
 	struct vb_burst bursts[VB_BURSTS];
 	unsigned bh, nb;
 	unsigned drain_hint;       /* where the last FIFO-drain search ended (from bh) */
@@ -336,6 +339,18 @@ static inline uint64_t vb_edge_index(const vb_board *b, uint64_t t)
 static inline uint64_t vb_edge_time(const vb_board *b, uint64_t k)
 {
 	return b->clk_origin + (uint64_t)((double)k * b->clk_ps + 0.5);
+}
+/* vb_edge_index(vb_edge_time(k)) == k when that edge t is below 2^53 ps (times
+ * convert to double exactly), less than 2^50 ps after clk_origin, and clk_ps >= 4:
+ * t - origin is within 0.75 ps of k * clk_ps, so (t - origin - 2) / clk_ps lies
+ * in (k - 2.75/clk_ps, k - 1.25/clk_ps], inside (k - 1, k) with a margin of
+ * 0.3 that the division's rounding (< k * 2^-53 < 0.03) cannot cross.
+ * tests/c/test_edges.c checks it against the two formulas above. */
+#define VB_EDGE_EXACT_SPAN_PS (1ull << 50)
+static inline bool vb_edge_exact(const vb_board *b, uint64_t t)
+{
+	return b->clk_ps >= 4.0 && t >= b->clk_origin && t - b->clk_origin < VB_EDGE_EXACT_SPAN_PS &&
+	       t < (1ull << 53);
 }
 static inline uint64_t vb_ns(double ns)
 {

@@ -73,14 +73,18 @@ static void remember_burst(struct vb_mm2s *p, uint64_t end_bytes, uint64_t arriv
 static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_t data_done, uint32_t n,
 			 bool gate_start, bool eof, uint64_t *first, uint64_t *last)
 {
-	uint64_t k0 = vb_edge_index(b, max64(ready, p->stream_free)), k_end = k0 + n - 1;
-	uint64_t start = vb_edge_time(b, k0), end;
+	uint64_t from = max64(ready, p->stream_free);
+	/* a stream that is behind its data starts on the edge it freed (no division) */
+	bool on_free = from == p->stream_free && p->stream_free_on_edge && p->stream_free_origin == b->clk_origin;
+	uint64_t k0 = on_free ? p->stream_free_k : vb_edge_index(b, from), k_end = k0 + n - 1;
+	uint64_t start = on_free ? p->stream_free : vb_edge_time(b, k0), end;
 
 	if (vb_edge_index(b, data_done) > k_end)
 		k_end = vb_edge_index(b, data_done);
 	if (b->dac.enabled) {
 		vb_dac_beats(b, start, vb_edge_time(b, k_end), n, gate_start, eof, first, last);
 		p->stream_free = vb_edge_time(b, vb_edge_index(b, *last) + 1);
+		p->stream_free_on_edge = false;
 		return;
 	}
 	end = vb_edge_time(b, k_end);
@@ -101,6 +105,9 @@ static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_
 	*first = start;
 	*last = end;
 	p->stream_free = vb_edge_time(b, k_end + 1);
+	p->stream_free_k = k_end + 1;
+	p->stream_free_on_edge = vb_edge_exact(b, p->stream_free);
+	p->stream_free_origin = b->clk_origin;
 }
 
 /* Issue one burst of the BD the data mover works on (its index is p->dm). */
