@@ -199,7 +199,8 @@ struct vb_board {
 		uint64_t tail_to_sg_ar, sg_ar_to_data_ar, ar_to_tvalid, s2mm_tvalid_to_aw;
 		uint64_t bd_beats;    /* a BD's 13 beats on the 32-bit SG port, less the first */
 	} lat;
-	uint64_t clk_origin;      /* time of PL clock edge 0 (set at reseed) */
+	uint64_t clk_origin;      /* time of PL clock edge 0 (set at reseed, with vb_edge_origin) */
+	uint64_t edge_exact_end;  /* vb_edge_exact() holds for edges in [clk_origin, edge_exact_end) */
 	uint32_t len_mask;        /* (1 << length_width) - 1 */
 	uint32_t data_bytes;
 	uint64_t addr_mask;       /* addresses the DMA can form */
@@ -347,10 +348,16 @@ static inline uint64_t vb_edge_time(const vb_board *b, uint64_t k)
  * 0.3 that the division's rounding (< k * 2^-53 < 0.03) cannot cross.
  * tests/c/test_edges.c checks it against the two formulas above. */
 #define VB_EDGE_EXACT_SPAN_PS (1ull << 50)
+static inline void vb_edge_origin(vb_board *b, uint64_t origin)
+{
+	uint64_t end = origin + VB_EDGE_EXACT_SPAN_PS;
+
+	b->clk_origin = origin;
+	b->edge_exact_end = b->clk_ps < 4.0 ? 0 : end < (1ull << 53) ? end : (1ull << 53);
+}
 static inline bool vb_edge_exact(const vb_board *b, uint64_t t)
 {
-	return b->clk_ps >= 4.0 && t >= b->clk_origin && t - b->clk_origin < VB_EDGE_EXACT_SPAN_PS &&
-	       t < (1ull << 53);
+	return t >= b->clk_origin && t < b->edge_exact_end;
 }
 static inline uint64_t vb_ns(double ns)
 {

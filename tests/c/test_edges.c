@@ -22,7 +22,7 @@ static uint64_t next(void)   /* splitmix64 */
 	return z ^ (z >> 31);
 }
 
-static vb_board board;   /* only clk_ps and clk_origin are used */
+static vb_board board;   /* only clk_ps, clk_origin and edge_exact_end are used */
 
 static unsigned long long checked, mismatched, guarded;
 
@@ -49,7 +49,7 @@ static void sweep_clock(double mhz)
 	board.clk_ps = 1e6 / mhz;   /* as vb_create */
 	for (unsigned o = 0; o < 3; o++) {
 		uint64_t span = (uint64_t)((double)VB_EDGE_EXACT_SPAN_PS / board.clk_ps);
-		board.clk_origin = origins[o];
+		vb_edge_origin(&board, origins[o]);
 		for (uint64_t k = 0; k < 200000; k++)
 			check_edge(k);
 		for (unsigned i = 0; i < 200000; i++)
@@ -75,15 +75,20 @@ static void test_edge_index_inverts_edge_time(void)
 
 static void test_guard_refuses_fast_clocks_and_far_edges(void)
 {
-	board.clk_origin = 1000;
 	board.clk_ps = 3.9;
+	vb_edge_origin(&board, 1000);
 	CHECK(!vb_edge_exact(&board, 2000));
 	board.clk_ps = 4.0;
+	vb_edge_origin(&board, 1000);
 	CHECK(vb_edge_exact(&board, 2000));
 	CHECK(!vb_edge_exact(&board, 999));                                  /* before the origin */
+	CHECK(vb_edge_exact(&board, 999 + VB_EDGE_EXACT_SPAN_PS));
 	CHECK(!vb_edge_exact(&board, 1000 + VB_EDGE_EXACT_SPAN_PS));
-	board.clk_origin = (1ull << 53) - 10;
+	vb_edge_origin(&board, (1ull << 53) - 10);
+	CHECK(vb_edge_exact(&board, (1ull << 53) - 1));
 	CHECK(!vb_edge_exact(&board, (1ull << 53) + 5));                     /* not exact as a double */
+	vb_edge_origin(&board, (1ull << 53) + 10);
+	CHECK(!vb_edge_exact(&board, (1ull << 53) + 20));
 }
 
 int main(void)

@@ -139,7 +139,7 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->now;
 	b->load.next_t = b->now;
 	/* the PL clock's edges, anchored at now too (no draw: the other streams stay put) */
-	b->clk_origin = b->now;
+	vb_edge_origin(b, b->now);
 	if (b->trace.on) {                   /* a trace spans one clock origin */
 		vb_trace_fini(b);
 		b->trace.on = true;

@@ -77,17 +77,20 @@ static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_
 	/* a stream that is behind its data starts on the edge it freed (no division) */
 	bool on_free = from == p->stream_free && p->stream_free_on_edge && p->stream_free_origin == b->clk_origin;
 	uint64_t k0 = on_free ? p->stream_free_k : vb_edge_index(b, from), k_end = k0 + n - 1;
-	uint64_t start = on_free ? p->stream_free : vb_edge_time(b, k0), end;
+	uint64_t start = on_free ? p->stream_free : vb_edge_time(b, k0), end = vb_edge_time(b, k_end);
 
-	if (vb_edge_index(b, data_done) > k_end)
+	/* The last beat waits for its data.  Data in by the n-th edge cannot index
+	 * past it (vb_edge_index is monotonic and inverts vb_edge_time there). */
+	if (!(data_done <= end && vb_edge_exact(b, end)) && vb_edge_index(b, data_done) > k_end) {
 		k_end = vb_edge_index(b, data_done);
+		end = vb_edge_time(b, k_end);
+	}
 	if (b->dac.enabled) {
-		vb_dac_beats(b, start, vb_edge_time(b, k_end), n, gate_start, eof, first, last);
+		vb_dac_beats(b, start, end, n, gate_start, eof, first, last);
 		p->stream_free = vb_edge_time(b, vb_edge_index(b, *last) + 1);
 		p->stream_free_on_edge = false;
 		return;
 	}
-	end = vb_edge_time(b, k_end);
 	if (b->consumer_ps > b->lat.clock) {
 		uint64_t backlog = p->cons_free > start ? (p->cons_free - start) / b->consumer_ps : 0;
 		if (backlog + n > b->cfg.consumer_fifo_beats) {
