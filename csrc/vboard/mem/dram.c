@@ -10,6 +10,14 @@
 
 #define NO_ROW VB_DRAM_NO_TIME
 
+/* Built with -DVB_DRAM_NO_SHORTCUTS (tests/c), every portion takes the general
+ * loop and commits eagerly: the test requires the same answers either way. */
+#ifdef VB_DRAM_NO_SHORTCUTS
+#define SHORTCUTS 0
+#else
+#define SHORTCUTS 1
+#endif
+
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
@@ -115,8 +123,12 @@ int vb_dram_check(const struct vb_dram_params *p, char *err, size_t n)
 	return 0;
 }
 
+static void settle_all(struct vb_dram *d);
+
 static void close_all(struct vb_dram *d, uint64_t t_act_ok)
 {
+	settle_all(d);
+	d->urow = NO_ROW;
 	for (unsigned i = 0; i < d->n_banks; i++) {
 		d->bank[i].row = NO_ROW;
 		d->bank[i].t_act_ok = t_act_ok;
@@ -202,18 +214,53 @@ struct portion {
 	uint64_t t_end;  /* end of its last transferred burst */
 };
 
-/* When bank b (group g) can take a CAS for `row` of a request arriving at ta:
+/* ---- precharge bounds owed by a long portion ------------------------------
+ * A portion of at least two laps of every bank leaves each bank a PRE bound
+ * (tRTP / tWR after its last burst) that follows from the portion's base
+ * alone; it is kept as one record and applied to a bank only when the bank's
+ * t_pre_ok is next read (a row conflict) or the rows close.  Exact: t_pre_ok
+ * is a maximum, and a later record of the same direction bounds every bank
+ * later than the one it replaces (its bursts all follow the earlier ones). */
+
+static inline void settle_bank(struct vb_dram *d, unsigned bk)
+{
+	const struct vb_dram_owed *o = &d->owed;
+
+	if (o->on) {
+		const uint64_t j = (bk - o->c0) & d->bank_mask;
+		const uint64_t jl = j + (((o->nch - 1 - j) >> d->bank_shift) << d->bank_shift);
+		const uint64_t lb = min64(o->p1, ((o->c0 + jl + 1) << d->chunk_shift) - 1);
+		struct vb_dram_bank *b = &d->bank[bk];
+		b->t_pre_ok = max64(b->t_pre_ok, o->base + (lb - o->p0) * d->t_burst + o->pre);
+	}
+}
+
+static void settle_all(struct vb_dram *d)
+{
+	if (!d->owed.on)
+		return;
+	for (unsigned i = 0; i < d->n_banks; i++)
+		settle_bank(d, i);
+	d->owed.on = false;
+}
+
+/* When bank bk (group g) can take a CAS for `row` of a request arriving at ta:
  * a row hit waits for tRCD of the open row; otherwise *act is the ACT time
  * (after tRP of a conflict's PRE, tRRD_S/L and tFAW).  tCCD_L to the group. */
-static inline uint64_t cas_time(const struct vb_dram *d, const struct vb_dram_bank *b, unsigned g, uint64_t row,
-				uint64_t ta, uint64_t *act)
+static inline uint64_t cas_time(struct vb_dram *d, unsigned bk, unsigned g, uint64_t row, uint64_t ta, uint64_t *act)
 {
+	const struct vb_dram_bank *b = &d->bank[bk];
 	uint64_t cas, a;
 
 	if (b->row == row) {
 		cas = max64(ta, b->t_cas_ok);
 	} else {
-		a = b->row == NO_ROW ? max64(ta, b->t_act_ok) : max64(ta, b->t_pre_ok) + d->t_rp;
+		if (b->row == NO_ROW) {
+			a = max64(ta, b->t_act_ok);
+		} else {
+			settle_bank(d, bk);
+			a = max64(ta, b->t_pre_ok) + d->t_rp;
+		}
 		a = max64(a, d->act_ok_any);
 		a = max64(a, d->act_ok_group[g]);
 		a = max64(a, d->faw[d->faw_i]);
@@ -235,13 +282,32 @@ static inline void open_row(struct vb_dram *d, struct vb_dram_bank *b, unsigned 
 		d->stats.row_misses++;
 	else
 		d->stats.row_conflicts++;
+	if (row == d->urow)
+		d->off &= ~(1u << (b - d->bank));
+	else
+		d->off |= 1u << (b - d->bank);
 	b->row = row;
 	b->t_cas_ok = act + d->t_rcd;
+	d->cas_ok_max = max64(d->cas_ok_max, b->t_cas_ok);
 	b->t_pre_ok = act + d->t_ras;
 	d->act_ok_any = act + d->t_rrd_s;
 	d->act_ok_group[g] = act + d->t_rrd_l;
 	d->faw[d->faw_i] = act + d->t_faw;
 	d->faw_i = (d->faw_i + 1) & 3;
+}
+
+/* The bus after a portion's data: who may use it next, and when. */
+static void bus_after(struct vb_dram *d, uint64_t end, bool write)
+{
+	const uint64_t tb = d->t_burst;
+
+	d->bus_free = end;
+	d->last_write = write;
+	d->last_data_end = end;
+	if (write)
+		d->rd_data_ok = max64(d->rd_data_ok, end + d->t_wtr + d->t_cl);
+	else
+		d->wr_data_ok = max64(d->wr_data_ok, end - tb - d->t_cl + d->t_rtw + d->t_cwl);
 }
 
 /* The common small request: one chunk, so one bank and one piece (a BD
@@ -257,7 +323,7 @@ static uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0, ui
 	const uint64_t before = max64(d->bus_free, write ? d->wr_data_ok : d->rd_data_ok);
 	uint64_t base = before, cas, act = 0, t;
 
-	cas = cas_time(d, b, g, row, ta, &act);
+	cas = cas_time(d, bk, g, row, ta, &act);
 	base = max64(base, cas + lat);
 	out->t0 = base;
 	if (base + tb > ref) {                           /* the first burst hits the window */
@@ -274,13 +340,7 @@ static uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0, ui
 	t = base + (n - 1) * tb;                         /* the last burst */
 	b->t_pre_ok = max64(b->t_pre_ok, write ? t + tb + d->t_wr : t - lat + d->t_rtp);
 	d->cas_ok_group[g] = t - lat + d->t_ccd_l;
-	d->bus_free = base + n * tb;
-	d->last_write = write;
-	d->last_data_end = d->bus_free;
-	if (write)
-		d->rd_data_ok = max64(d->rd_data_ok, d->bus_free + d->t_wtr + d->t_cl);
-	else
-		d->wr_data_ok = max64(d->wr_data_ok, d->bus_free - tb - d->t_cl + d->t_rtw + d->t_cwl);
+	bus_after(d, base + n * tb, write);
 	out->t_end = d->bus_free;
 	return n;
 }
@@ -290,86 +350,145 @@ static uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0, ui
  * earlier than ta.  Returns how many bursts were transferred before the next
  * refresh window: all of them, or fewer if the window cuts the portion (then
  * only the data bus time is committed; the caller closes every row).
+ *
+ * The portion's pieces are its chunks (interleave units), chunk j in bank
+ * (c0 + j) mod banks; piece j's first burst is k_j bursts into the portion.
+ * Each piece of the first lap may push the whole portion back (its bank's
+ * CAS, its group's tCCD_L); later laps find their banks ready.
  */
 static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1, bool write, struct portion *out)
 {
 	const uint64_t tb = d->t_burst, lat = write ? d->t_cwl : d->t_cl, ref = d->ref_start;
-	const unsigned cs = d->chunk_shift;
+	const unsigned cs = d->chunk_shift, gmask = d->group_mask;
 	const uint64_t n = p1 - p0 + 1, c0 = p0 >> cs, nch = (p1 >> cs) - c0 + 1;
 	const unsigned lap = nch < d->n_banks ? (unsigned)nch : d->n_banks;
 	const uint64_t row = p0 >> d->stripe_shift;
-	uint64_t pbase[VB_DRAM_MAX_BANKS];
+	const uint64_t kstep = 1ull << cs, koff = p0 - (c0 << cs);   /* k_j = j * kstep - koff, j >= 1 */
+	uint64_t pbase[VB_DRAM_MAX_BANKS];                           /* base once piece j is placed */
+	unsigned npb;                                                /* pbase[j >= npb] is the final base */
 
 	if (nch == 1)
 		return portion_one_bank(d, ta, p0, p1, write, out);
-	uint64_t base = max64(d->bus_free, write ? d->wr_data_ok : d->rd_data_ok);
-	uint64_t k = 0;
-	/* base < near: the whole portion ends by the window (base only grows, so
-	 * the two window tests in the loop are needed only from near on) */
-	const uint64_t near = ref >= n * tb ? ref - n * tb + 1 : 0;
+	const uint64_t base0 = max64(d->bus_free, write ? d->wr_data_ok : d->rd_data_ok);
+	uint64_t base = base0;
 
-	for (unsigned j = 0; j < lap; j++) {
-		const uint64_t c = c0 + j;
-		const unsigned bk = (unsigned)c & d->bank_mask, g = bk & d->group_mask;
-		struct vb_dram_bank *b = &d->bank[bk];
-		uint64_t cas, act = 0, need, before = base;
+	if (SHORTCUTS && d->urow == row && (!d->off || (nch >= 2 * (uint64_t)d->n_banks && !(d->off & (d->off - 1)))) &&
+	    (ta >= d->cas_ok_max || d->cas_ok_max + lat <= base0)) {
+		/* Every bank has the row open - but at most one, when the portion
+		 * covers every bank - and its tRCD is behind the request (or behind
+		 * the bus: that bound is in base0 already), so a piece waits only
+		 * for the request (ta) and its group's tCCD_L: a later piece of a
+		 * group has its first piece's bound and starts later, so only the
+		 * first piece of each group can push the portion back.  The bank
+		 * without the row (a BD access opened another) takes its ACT as in
+		 * the loop below: no other piece moves the ACT windows it waits for. */
+		unsigned bk_off = 0, g_off = 0;
+		uint64_t act = 0, t0;
 
-		if (j) {
-			k = (c << cs) - p0;
-			if (base >= near && base + k * tb > ref) {   /* the previous pieces run into the window */
+		npb = gmask + 1 < lap ? gmask + 1 : lap;
+		for (unsigned j = 0; j < npb; j++) {
+			const uint64_t k = j ? j * kstep - koff : 0;
+			const uint64_t need = max64(ta, d->cas_ok_group[(unsigned)(c0 + j) & gmask]) + lat;
+			if (base + k * tb < need)
+				base = need - k * tb;
+			pbase[j] = base;
+		}
+		t0 = pbase[0];
+		if (d->off) {
+			const unsigned j = (unsigned)((uint64_t)(bk_off = (unsigned)__builtin_ctz(d->off)) - c0) &
+					   d->bank_mask;
+			const uint64_t k = j ? j * kstep - koff : 0;
+			const uint64_t need = cas_time(d, bk_off, g_off = bk_off & gmask, row, ta, &act) + lat;
+			if (base + k * tb < need)
+				base = need - k * tb;
+			if (!j)   /* piece 0's own bound, not the hit formula's */
+				t0 = max64(base0, need);
+		}
+		if (base + n * tb <= ref) {       /* no window: the loop below would take the same steps */
+			out->t0 = t0;
+			if (d->off) {
+				open_row(d, &d->bank[bk_off], g_off, row, act);
+				d->stats.row_hits += lap - 1;
+			} else {
+				d->stats.row_hits += lap;
+			}
+			goto commit;
+		}
+		base = base0;
+	}
+
+	{
+		/* base < near: the whole portion ends by the window (base only grows,
+		 * so the two window tests are needed only from near on) */
+		const uint64_t near = ref >= n * tb ? ref - n * tb + 1 : 0;
+
+		for (unsigned j = 0; j < lap; j++) {
+			const unsigned bk = (unsigned)(c0 + j) & d->bank_mask, g = bk & gmask;
+			const uint64_t k = j ? j * kstep - koff : 0, before = base;
+			uint64_t cas, act = 0;
+
+			if (j && base >= near && base + k * tb > ref) {   /* the previous pieces run into the window */
 				uint64_t cut = (ref - base) / tb;
 				out->t_end = base + cut * tb;
 				d->bus_free = out->t_end;
 				return cut;
 			}
+			cas = cas_time(d, bk, g, row, ta, &act);
+			if (base + k * tb < cas + lat)
+				base = cas + lat - k * tb;
+			if (!j)
+				out->t0 = base;
+			if (base >= near && base + (k + 1) * tb > ref) {   /* this piece's first burst hits the window */
+				out->t_end = before + k * tb;
+				if (k)
+					d->bus_free = out->t_end;
+				return k;
+			}
+			open_row(d, &d->bank[bk], g, row, act);
+			pbase[j] = base;
 		}
-		cas = cas_time(d, b, g, row, ta, &act);
-		need = cas + lat;
-		if (base + k * tb < need)
-			base = need - k * tb;
-		if (!j)
-			out->t0 = base;
-		if (base >= near && base + (k + 1) * tb > ref) {   /* this piece's first burst hits the window */
-			out->t_end = before + k * tb;
-			if (k)
-				d->bus_free = out->t_end;
-			return k;
+		if (base + n * tb > ref) {                       /* the tail runs into the window */
+			uint64_t cut = (ref - base) / tb;
+			out->t_end = base + cut * tb;
+			d->bus_free = out->t_end;
+			return cut;
 		}
-		open_row(d, b, g, row, act);
-		pbase[j] = base;
-	}
-	if (base + n * tb > ref) {                       /* the tail runs into the window */
-		uint64_t cut = (ref - base) / tb;
-		out->t_end = base + cut * tb;
-		d->bus_free = out->t_end;
-		return cut;
+		npb = lap;
+		if (lap == d->n_banks) {
+			d->urow = row;                           /* every bank opened or kept `row` */
+			d->off = 0;
+		}
 	}
 
-	/* Commit: when each bank may be precharged, each group's last CAS, the bus. */
+commit:
+	/* When each bank may be precharged (write recovery after its last data,
+	 * read-to-precharge after its last CAS: t - lat + tRTP, modular), each
+	 * group's last CAS, the bus.  Bank of piece j: its last piece is jl. */
 	{
-		/* PRE after the bank's last burst: write recovery after its data,
-		 * read-to-precharge after its CAS (modular arithmetic: t - lat + tRTP) */
 		const uint64_t pre = write ? tb + d->t_wr : d->t_rtp - lat;
-		for (unsigned j = 0; j < lap; j++) {
-			const uint64_t jl = j + (((nch - 1 - j) >> d->bank_shift) << d->bank_shift);
-			const uint64_t lb = min64(p1, ((c0 + jl + 1) << cs) - 1);
-			const uint64_t t = (jl < lap ? pbase[jl] : base) + (lb - p0) * tb;
-			struct vb_dram_bank *b = &d->bank[(unsigned)(c0 + j) & d->bank_mask];
-			b->t_pre_ok = max64(b->t_pre_ok, t + pre);
+
+		if (SHORTCUTS && nch >= 2 * (uint64_t)d->n_banks) {
+			/* every bank's last piece is in a later lap: owed, from base alone */
+			if (d->owed.on && d->owed.write != write)
+				settle_all(d);
+			d->owed = (struct vb_dram_owed){ .on = true, .write = write, .base = base, .p0 = p0, .p1 = p1,
+							 .c0 = c0, .nch = nch, .pre = pre };
+		} else {
+			for (unsigned j = 0; j < lap; j++) {
+				const uint64_t jl = j + (((nch - 1 - j) >> d->bank_shift) << d->bank_shift);
+				const uint64_t lb = min64(p1, ((c0 + jl + 1) << cs) - 1);
+				const uint64_t t = (jl < npb ? pbase[jl] : base) + (lb - p0) * tb;
+				struct vb_dram_bank *b = &d->bank[(unsigned)(c0 + j) & d->bank_mask];
+				b->t_pre_ok = max64(b->t_pre_ok, t + pre);
+			}
 		}
 	}
-	for (uint64_t i = nch > d->group_mask + 1 ? nch - d->group_mask - 1 : 0; i < nch; i++) {
+	for (uint64_t i = nch > (uint64_t)gmask + 1 ? nch - gmask - 1 : 0; i < nch; i++) {
 		const uint64_t lb = min64(p1, ((c0 + i + 1) << cs) - 1);
-		const uint64_t t = (i < lap ? pbase[i] : base) + (lb - p0) * tb;
-		d->cas_ok_group[(unsigned)(c0 + i) & d->group_mask] = t - lat + d->t_ccd_l;
+		const uint64_t t = (i < npb ? pbase[i] : base) + (lb - p0) * tb;
+		d->cas_ok_group[(unsigned)(c0 + i) & gmask] = t - lat + d->t_ccd_l;
 	}
-	d->bus_free = base + n * tb;
-	d->last_write = write;
-	d->last_data_end = d->bus_free;
-	if (write)
-		d->rd_data_ok = max64(d->rd_data_ok, d->bus_free + d->t_wtr + d->t_cl);
-	else
-		d->wr_data_ok = max64(d->wr_data_ok, d->bus_free - tb - d->t_cl + d->t_rtw + d->t_cwl);
+	bus_after(d, base + n * tb, write);
 	out->t_end = d->bus_free;
 	return n;
 }

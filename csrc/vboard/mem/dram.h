@@ -138,6 +138,12 @@ struct vb_dram_bank {
 	uint64_t t_pre_ok;           /* ACT + tRAS, last read CAS + tRTP, last write data end + tWR */
 };
 
+/* PRE bounds a long portion owes its banks, applied when read (dram.c). */
+struct vb_dram_owed {
+	bool on, write;
+	uint64_t base, p0, p1, c0, nch, pre;
+};
+
 struct vb_dram {
 	struct vb_dram_params p;
 	/* derived, in ps (rounded to whole clocks where JEDEC counts clocks) */
@@ -153,6 +159,10 @@ struct vb_dram {
 	uint64_t act_ok_group[VB_DRAM_MAX_GROUPS];   /* last ACT in the group + tRRD_L */
 	uint64_t cas_ok_group[VB_DRAM_MAX_GROUPS];   /* last CAS in the group + tCCD_L */
 	uint64_t faw[4];             /* the last four ACTs + tFAW (ring) */
+	uint64_t urow;               /* the row every bank has open but those in off; VB_DRAM_NO_TIME: none */
+	uint32_t off;                /* banks without urow open (bit per bank) */
+	uint64_t cas_ok_max;         /* no bank's t_cas_ok is later (the all-hit shortcut's test) */
+	struct vb_dram_owed owed;    /* t_pre_ok still to apply to every bank */
 	unsigned faw_i;              /* oldest entry */
 	uint64_t bus_free;           /* data bus free from */
 	bool last_write;             /* direction of the last data on the bus */
