@@ -316,15 +316,12 @@ static uint64_t chan_next(const vb_board *b, struct vb_chan *c)
 	return vb_is_mm2s(c) ? vb_sg_mm2s_next_event(b, c) : c->t_next;
 }
 
-/* Cached for the whole core: the board asks after every step and between
- * CPU accesses; only a step, a register write, a reset or a stream arrival
- * can move it (each clears dma_next_valid). */
-uint64_t vb_dma_next_event(vb_board *b)
+/* The core's next event, kept in dma_next: only a step, a register write, a
+ * reset or a stream arrival can move it (each clears dma_next_valid). */
+static uint64_t next_event_scan(vb_board *b)
 {
 	uint64_t t = b->reset_until;
 
-	if (b->dma_next_valid)
-		return b->dma_next;
 	for (int i = 0; i < 2; i++) {
 		struct vb_chan *c = &b->ch[i];
 		uint64_t n = chan_next(b, c);
@@ -336,6 +333,12 @@ uint64_t vb_dma_next_event(vb_board *b)
 	b->dma_next = t;
 	b->dma_next_valid = true;
 	return t;
+}
+
+/* The board asks after every step and between CPU accesses. */
+uint64_t vb_dma_next_event(vb_board *b)
+{
+	return b->dma_next_valid ? b->dma_next : next_event_scan(b);
 }
 
 void vb_dma_step(vb_board *b, uint64_t t)
@@ -367,6 +370,7 @@ void vb_dma_step(vb_board *b, uint64_t t)
 		if (r.ev)
 			apply(b, c, &r);
 	}
+	next_event_scan(b);   /* asked for next, found while this step's state is at hand */
 }
 
 /* Stream data reached the S2MM input (stream.c calls this hook): a waiting
