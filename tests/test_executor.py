@@ -68,6 +68,44 @@ def test_unreachable_scheduler_fails_within_seconds_naming_it():
     assert time.monotonic() - t0 < 30
 
 
+def test_a_service_that_is_not_a_scheduler_is_named_not_crashed_on():
+    """Something accepts the connection and answers with bytes that are not Dask's protocol (a proxy, another
+    service on the port): a clear ExecutorError naming the address, within seconds, not a MemoryError."""
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    srv.settimeout(0.2)
+    stop = threading.Event()
+
+    def answer():
+        while not stop.is_set():
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                continue
+            try:
+                conn.sendall(b"\xff" * 64)     # a frame count and lengths no real scheduler sends
+            except OSError:
+                pass
+            conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    address = f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+    t0 = time.monotonic()
+    try:
+        from sgdma.executor import DaskExecutor
+        with pytest.raises(ExecutorError, match=address):
+            DaskExecutor(address, connect_timeout_s=2)
+    finally:
+        stop.set()
+        srv.close()
+    assert time.monotonic() - t0 < 30
+
+
 def test_cache_resumes_and_refuses_another_sweep(serial, tmp_path):
     cache = tmp_path / "c"
     first = _samples(ch.sweep(SETUP, POINTS, jobs=1, cache=str(cache)))

@@ -349,7 +349,8 @@ static uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0, ui
  * Bursts p0..p1 (absolute burst numbers, all in one row stripe), commands no
  * earlier than ta.  Returns how many bursts were transferred before the next
  * refresh window: all of them, or fewer if the window cuts the portion (then
- * only the data bus time is committed; the caller closes every row).
+ * only the data bus time is committed; the caller closes every row).  At
+ * least two chunks (one goes to portion_one_bank).
  *
  * The portion's pieces are its chunks (interleave units), chunk j in bank
  * (c0 + j) mod banks; piece j's first burst is k_j bursts into the portion.
@@ -367,8 +368,6 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 	uint64_t pbase[VB_DRAM_MAX_BANKS];                           /* base once piece j is placed */
 	unsigned npb;                                                /* pbase[j >= npb] is the final base */
 
-	if (nch == 1)
-		return portion_one_bank(d, ta, p0, p1, write, out);
 	const uint64_t base0 = max64(d->bus_free, write ? d->wr_data_ok : d->rd_data_ok);
 	uint64_t base = base0;
 
@@ -527,7 +526,8 @@ uint64_t vb_dram_access(struct vb_dram *d, uint64_t t_arrive_ps, uint64_t addr, 
 	while (pos <= last) {
 		const uint64_t pend = min64(last, (((pos >> d->stripe_shift) + 1) << d->stripe_shift) - 1);
 		struct portion o;
-		uint64_t done = portion(d, t, pos, pend, write, &o);
+		uint64_t done = (pos >> d->chunk_shift) == (pend >> d->chunk_shift) ?
+				portion_one_bank(d, t, pos, pend, write, &o) : portion(d, t, pos, pend, write, &o);
 
 		if (done) {
 			if (first == VB_DRAM_NO_TIME)

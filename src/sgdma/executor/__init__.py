@@ -91,6 +91,10 @@ class DaskExecutor:
                 raise ExecutorError(f"--scheduler {address}: no Dask scheduler answered within "
                                     f"{connect_timeout_s:g} s ({e.__class__.__name__}); start one with "
                                     f"`dask scheduler` or leave --scheduler out for a local cluster") from None
+            except Exception as e:   # something answered, but not as a scheduler (a proxy, another service)
+                raise ExecutorError(f"--scheduler {address}: what answered there is not a Dask scheduler "
+                                    f"({e.__class__.__name__}: {str(e)[:120]}); give the address `dask "
+                                    f"scheduler` prints, or leave --scheduler out for a local cluster") from None
         else:
             self._cluster = LocalCluster(n_workers=jobs or default_jobs(), threads_per_worker=1, processes=True,
                                          dashboard_address=None)
