@@ -107,6 +107,28 @@ def test_simulation_releases_the_gil_and_the_board_refuses_a_second_thread():
     assert np.array_equal(again[0], lat) and np.array_equal(again[1], thr)
 
 
+@pytest.mark.parametrize("cap", [0, 2**62])
+def test_sink_keeps_every_byte_whether_its_log_is_reserved_or_grown(cap):
+    """The sink's byte log is one reservation of its whole cap (default cap: 0), or, where the host has no
+    address space for the cap (2^62 bytes), an array grown as packets arrive: the same bytes either way,
+    across many growth steps and packets of odd sizes."""
+    board = sgdma.VirtualBoard("zcu111", sink_record=True, options={"stream.sink_max_bytes": cap})
+    dma = AxiDma(board)
+    dma.reset()
+    rng = np.random.default_rng(12)
+    sizes = rng.integers(1, 5000, 300)
+    payload = [rng.integers(0, 256, n, dtype=np.uint8) for n in sizes]
+    ring = dma.mm2s.ring(len(payload))
+    bufs = [board.allocate(int(n), np.uint8) for n in sizes]
+    for buf, data in zip(bufs, payload):
+        buf[:] = data
+    ring.add_packets(bufs)
+    ring.submit()
+    board.run_until_quiet()
+    assert [bytes(p) for p in board.mm2s_sink.packets()] == [d.tobytes() for d in payload]
+    assert board.mm2s_sink.overflow == {"packets": 0, "bytes": 0}
+
+
 def test_sink_is_bounded_and_counts_what_it_cannot_keep():
     """A sink over its cap keeps whole packets up to it and counts the rest; nothing aborts."""
     board = sgdma.VirtualBoard("pg021", include_sg=0, options={"stream.sink_max_bytes": 3000})

@@ -151,6 +151,8 @@ struct vb_sink {
 	uint8_t *data;
 	uint64_t used;
 	size_t cap;
+	bool data_tried;          /* the reservation of the whole cap was tried */
+	bool data_mapped;         /* data is that reservation (munmap), not malloc'd */
 	struct vb_packet *pkts;
 	size_t n, cap_pkts;
 	uint64_t open_start;      /* offset of the packet without TLAST yet */

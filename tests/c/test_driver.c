@@ -1431,6 +1431,152 @@ static void test_random_sequences(void)
 	CHECK(coverage.refused_fills > 100);
 }
 
+/*
+ * sg_ring_fill checks a whole batch with OR-reductions and names the first
+ * offender only when one may exist: random batches with values at every rule's
+ * edge, under several channel configurations, against PG021's rules applied
+ * to each BD here.  Accepted: the BD words at their PG021 byte offsets.
+ * Refused: the first offender named, and not one byte of BD memory written.
+ */
+static uint32_t le32_at(const uint8_t *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static enum sg_status expect_bd(const struct sg_chan_config *cfg, uint64_t addr, uint32_t len, uint8_t flags)
+{
+	uint64_t top = cfg->addr_width >= 64 ? UINT64_MAX : ((uint64_t)1 << cfg->addr_width) - 1u;
+
+	if (flags & ~(SG_BD_SOF | SG_BD_EOF))
+		return SG_E_ARG;
+	if (len == 0)
+		return SG_E_LENGTH_ZERO;
+	if (len >= (uint64_t)1 << cfg->length_width)
+		return SG_E_LENGTH_WIDTH;
+	if (!cfg->has_dre && addr % cfg->data_bytes)
+		return SG_E_ALIGN;
+	if (addr > top || len - 1u > top - addr)
+		return SG_E_ADDR_RANGE;
+	return SG_OK;
+}
+
+static uint64_t edge_addr(const struct sg_chan_config *cfg)
+{
+	uint64_t top = cfg->addr_width >= 64 ? UINT64_MAX : ((uint64_t)1 << cfg->addr_width) - 1u;
+	uint64_t base;
+
+	switch (rnd(6)) {
+	case 0: base = 0x10000000u; break;
+	case 1: base = (top >> 1) + 1u; break;          /* the top half: the coarse bound fails */
+	case 2: base = top - 0xffffu; break;            /* near the end of the address space */
+	case 3: base = top + 1u; break;                 /* just past it (0 for 64 bits) */
+	case 4: base = (uint64_t)1 << 63; break;
+	default: base = ((uint64_t)rnd(1u << 30) << 32 | rnd(1u << 30)) & top; break;
+	}
+	base += (uint64_t)rnd(64) * 64u;
+	if (rnd(8) == 0)
+		base += 1u + rnd(cfg->data_bytes);           /* misaligned (unless the DRE) */
+	return base;
+}
+
+static uint32_t edge_len(const struct sg_chan_config *cfg)
+{
+	uint32_t max = (uint32_t)(((uint64_t)1 << cfg->length_width) - 1u);
+
+	switch (rnd(8)) {
+	case 0: return 0;
+	case 1: return max;
+	case 2: return max + 1u;
+	case 3: return UINT32_MAX;
+	case 4: return 0x10000u;
+	default: return 1u + rnd(4096);
+	}
+}
+
+static void test_fill_filter_matches_rules(void)
+{
+	static const unsigned widths[][2] = { { 32, 14 }, { 32, 26 }, { 40, 23 }, { 63, 26 }, { 64, 26 }, { 64, 8 } };
+	static const unsigned data_bytes[] = { 4, 8, 64 };
+	static uint8_t before[MEM_SIZE];
+	struct sg_chan c;
+	struct sg_ring r;
+	struct sg_error err;
+	uint64_t addr[40];
+	uint32_t len[40], app[40 * PG021_BD_APP_COUNT];
+	uint8_t flags[40];
+	unsigned accepted = 0, refused = 0, trial;
+
+	rng_state = 0x5eedf11u;
+	for (trial = 0; trial < 3000 && !checks_failed_in_test; trial++) {
+		struct sg_chan_config cfg = config(trial & 1 ? SG_S2MM : SG_MM2S, widths[rnd(6)][0]);
+		uint32_t n = 1 + rnd(40), count = 48, start = rnd(count), i, j, first = UINT32_MAX;
+		enum sg_status want = SG_OK, got;
+		bool pristine = rnd(2) != 0, with_flags = rnd(4) != 0, with_app = rnd(4) == 0;
+
+		cfg.length_width = widths[trial % 6][1];
+		cfg.data_bytes = data_bytes[rnd(3)];
+		cfg.has_dre = rnd(4) == 0;
+		fake_setup(true, 0x10000000);
+		CHECK_EQ(sg_chan_init(&c, PLAT, &cfg, &err), SG_OK);
+		CHECK_EQ(sg_ring_create(&r, &c, mem, F.mem_dev, count, &err), SG_OK);
+		/* start the batch at a random BD so that some batches wrap */
+		r.fill = r.submit = r.reclaim = start;
+		for (i = 0; i < n; i++) {
+			addr[i] = pristine ? F.mem_dev + 0x8000u + i * 0x100u : edge_addr(&cfg);
+			len[i] = pristine ? 64u : edge_len(&cfg);
+			flags[i] = (uint8_t)(pristine || rnd(8) ? rnd(4) : 1u << rnd(8));
+			for (j = 0; j < PG021_BD_APP_COUNT; j++)
+				app[i * PG021_BD_APP_COUNT + j] = rnd(UINT32_MAX);
+		}
+		if (pristine && rnd(2)) {          /* one bad BD among good ones */
+			i = rnd(n);
+			switch (rnd(4)) {
+			case 0: len[i] = 0; break;
+			case 1: len[i] = (uint32_t)((uint64_t)1 << cfg.length_width); break;
+			case 2: addr[i] += cfg.data_bytes / 2u; break;
+			default: addr[i] = edge_addr(&cfg); break;
+			}
+		}
+		for (i = 0; i < n && want == SG_OK; i++) {
+			want = expect_bd(&cfg, addr[i], len[i], with_flags ? flags[i] : 0);
+			first = i;
+		}
+		memcpy(before, mem, sizeof(before));
+		got = sg_ring_fill(&r, n, addr, len, with_flags ? flags : NULL, with_app ? app : NULL, &err);
+		CHECK_EQ(got, want);
+		if (want != SG_OK) {
+			refused++;
+			CHECK_EQ(err.bd_index, (start + first) % count);
+			CHECK(memcmp(before, mem, sizeof(before)) == 0);
+			CHECK_EQ(r.n_filled, 0);
+			continue;
+		}
+		accepted++;
+		CHECK_EQ(r.n_filled, n);
+		for (i = 0; i < n; i++) {
+			const uint8_t *b = mem + (size_t)((start + i) % count) * 64u;
+			uint32_t f = with_flags ? flags[i] : 0, ctl = len[i];
+
+			if (cfg.dir == SG_MM2S)
+				ctl |= (f & SG_BD_SOF ? 1u << 27 : 0) | (f & SG_BD_EOF ? 1u << 26 : 0);
+			CHECK_EQ(le32_at(b + 0x08), (uint32_t)addr[i]);
+			CHECK_EQ(le32_at(b + 0x0c), (uint32_t)(addr[i] >> 32));
+			CHECK_EQ(le32_at(b + 0x18), ctl);
+			CHECK_EQ(le32_at(b + 0x1c), 0);
+			for (j = 0; j < PG021_BD_APP_COUNT; j++)
+				CHECK_EQ(le32_at(b + 0x20 + 4 * j), with_app ? app[i * PG021_BD_APP_COUNT + j] : 0);
+			CHECK_EQ(le32_at(b + 0x34), f);
+			/* NXTDESC as linked at creation */
+			CHECK_EQ(le32_at(b + 0x00), (uint32_t)(F.mem_dev + ((start + i + 1) % count) * 64u));
+		}
+		if (checks_failed_in_test)
+			printf("  trial %u\n", trial);
+	}
+	printf("     %u batches accepted, %u refused\n", accepted, refused);
+	CHECK(accepted > 500);
+	CHECK(refused > 500);
+}
+
 static void test_ring_check_detects_damage(void)
 {
 	struct sg_chan c;
@@ -1468,6 +1614,7 @@ int main(void)
 	RUN(test_ring_create);
 	RUN(test_fill_lengths_and_alignment);
 	RUN(test_fill_validates_all_first);
+	RUN(test_fill_filter_matches_rules);
 	RUN(test_stream_multiple);
 	RUN(test_packet_open);
 	RUN(test_submit_order);

@@ -170,7 +170,7 @@ void vb_fetch_log_add(vb_board *b, struct vb_chan *c, uint64_t t_issue, uint64_t
 		c->fetch_log_dropped++;
 		return;
 	}
-	if (2 * (c->n_fetch_log + 1) > c->cap_fetch_log &&   /* grown only when full */
+	if (2 * (c->n_fetch_log + 1) > c->cap_fetch_log &&
 	    !vb_grow_into(&c->fetch_log, &c->cap_fetch_log, 2 * (c->n_fetch_log + 1), sizeof(uint64_t))) {
 		c->fetch_log_dropped++;
 		return;

@@ -2,11 +2,17 @@
  * stream.c - AXI4-Stream endpoints: the MM2S sink that records packets by
  * TLAST, and the S2MM source queue (fed by software or by the loopback wire).
  */
+#define _GNU_SOURCE          /* MAP_ANONYMOUS, MAP_NORESERVE, MADV_HUGEPAGE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "internal.h"
+
+#ifndef MAP_NORESERVE        /* not every Unix has it: the reservation is then charged up front */
+#define MAP_NORESERVE 0
+#endif
 
 /* ---- MM2S sink ---------------------------------------------------------- */
 
@@ -18,16 +24,57 @@ static void sink_drop_open(vb_board *b, struct vb_sink *s)
 	s->open_dropped = true;
 }
 
+static uint64_t sink_cap(const vb_board *b)
+{
+	return b->cfg.sink_max_bytes ? b->cfg.sink_max_bytes : VB_SINK_MAX_BYTES;
+}
+
+/*
+ * The byte log's storage: address space for the whole cap, reserved at the
+ * first kept byte (MAP_NORESERVE: a page is taken only when written), so the
+ * log never moves or is copied as it grows.  Past its first 2 MiB it asks for
+ * transparent huge pages (one fault per 2 MiB instead of per 4 KiB: at 8 KiB
+ * per BD the faults cost more than the copy); a small log keeps small pages,
+ * as zeroing a huge page for a few packets would cost more than it saves.
+ * Where the address space is too small for the reservation, the log grows by
+ * realloc instead.
+ */
+#define SINK_SMALL_PAGES_BYTES ((size_t)2 << 20)
+
+static void sink_reserve(vb_board *b, struct vb_sink *s)
+{
+	uint64_t cap = sink_cap(b);
+	void *p;
+
+	s->data_tried = true;
+	if (cap > SIZE_MAX)
+		return;
+	p = mmap(NULL, (size_t)cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+#ifdef MADV_HUGEPAGE
+	if (cap > SINK_SMALL_PAGES_BYTES)   /* a hint: refused, the pages stay small */
+		(void)madvise((uint8_t *)p + SINK_SMALL_PAGES_BYTES, (size_t)cap - SINK_SMALL_PAGES_BYTES,
+			      MADV_HUGEPAGE);
+#endif
+	s->data = p;
+	s->cap = (size_t)cap;
+	s->data_mapped = true;
+}
+
 static bool sink_keep_bytes(vb_board *b, struct vb_sink *s, const uint8_t *data, uint64_t len)
 {
-	uint64_t cap = b->cfg.sink_max_bytes ? b->cfg.sink_max_bytes : VB_SINK_MAX_BYTES;
-	uint8_t *p;
-	if (s->used + len > cap)
+	if (s->used + len > sink_cap(b))
 		return false;
-	p = vb_grow(s->data, &s->cap, (size_t)(s->used + len), 1);
-	if (!p)
-		return false;
-	s->data = p;
+	if (!s->data_tried)
+		sink_reserve(b, s);
+	if (s->used + len > s->cap) {   /* only without the reservation, which spans the cap */
+		uint8_t *p = vb_grow(s->data, &s->cap, (size_t)(s->used + len), 1);
+
+		if (!p)
+			return false;
+		s->data = p;
+	}
 	memcpy(s->data + s->used, data, len);
 	s->used += len;
 	return true;
@@ -38,6 +85,8 @@ static bool sink_room_for_packet(struct vb_sink *s)
 	struct vb_packet *p;
 	if (s->n >= VB_SINK_MAX_PACKETS)
 		return false;
+	if (s->n < s->cap_pkts)
+		return true;
 	p = vb_grow(s->pkts, &s->cap_pkts, s->n + 1, sizeof(*s->pkts));
 	if (!p)
 		return false;
@@ -82,7 +131,7 @@ static void sink_close(vb_board *b, uint64_t t_last, bool cut)
 			s->overflow_logged = true;
 			fprintf(stderr, "sgdma virtual board: MM2S sink full (%llu bytes / %llu packets kept at most, "
 				"or no host memory): further packets are counted, not kept; clear the sink\n",
-				(unsigned long long)(b->cfg.sink_max_bytes ? b->cfg.sink_max_bytes : VB_SINK_MAX_BYTES),
+				(unsigned long long)sink_cap(b),
 				(unsigned long long)VB_SINK_MAX_PACKETS);
 		}
 		return;
@@ -268,6 +317,9 @@ void vb_stream_fini(vb_board *b)
 	for (size_t i = 0; i < q->count; i++)
 		free(q->q[(q->head + i) % q->cap].data);
 	free(q->q);
-	free(b->sink.data);
+	if (b->sink.data_mapped)
+		munmap(b->sink.data, b->sink.cap);
+	else
+		free(b->sink.data);
 	free(b->sink.pkts);
 }
