@@ -279,8 +279,9 @@ def test_permission_denied_names_the_file_and_the_fix():
             if p.is_dir():
                 os.chmod(p, 0o755)
         os.chmod(root / "dev/udmabuf0", 0o600)
-        code = ("import os, sgdma; os.getuid() == 0 and os.setuid(65534)\n"
-                "try:\n sgdma.LinuxBoard(dma='0xA0000000', buffers='udmabuf0')\n"
+        # LinuxBoard is imported before the user drops root (sgdma imports its parts on first use)
+        code = ("import os; from sgdma import LinuxBoard; os.getuid() == 0 and os.setuid(65534)\n"
+                "try:\n LinuxBoard(dma='0xA0000000', buffers='udmabuf0')\n"
                 "except OSError as e: print(e)\n")
         env = dict(os.environ, SGDMA_SYSROOT=str(root), PYTHONPATH=str(Path(sgdma.__file__).resolve().parents[1]))
         with open(root / "dev/mem", "wb") as m:

@@ -8,7 +8,7 @@ import importlib
 
 import click
 
-from sgdma.cli.common import Group
+from sgdma.cli.common import Group, freeze_heap_at_exit
 
 #: command name -> (module, attribute); a new command is one line here
 COMMANDS = {
@@ -43,6 +43,7 @@ class _LazyGroup(Group):
 @click.version_option(package_name="sgdma")
 def main() -> None:
     """sgdma: scatter-gather DMA toolkit for FPGA SoCs (PG021 driver core + virtual board)."""
+    freeze_heap_at_exit()
 
 
 if __name__ == "__main__":  # pragma: no cover

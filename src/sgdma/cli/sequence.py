@@ -36,7 +36,8 @@ def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, o
                          passes=passes, seed=seed)
     with Progress("playing") as bar:
         try:
-            data = run_circuit(circuit, board, cfg, out_dir, seed, title, headroom=headroom, progress=bar.update)
+            data = run_circuit(circuit, board, cfg, out_dir, seed, title, headroom=headroom, progress=bar.update,
+                               columns=json_path is not None)         # the summary printed below needs none
         except (SequenceError, ValueError) as e:
             raise click.UsageError(str(e))
     click.echo(title)

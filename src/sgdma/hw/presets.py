@@ -1,11 +1,14 @@
 """Board presets: data files in sgdma/presets, one per board, every number with its source."""
 from __future__ import annotations
 
-import tomllib
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from sgdma.hw import tomlcache
 
+
+@cache
 def directory() -> Path:
     return Path(str(resources.files("sgdma.hw") / "presets"))
 
@@ -35,9 +38,8 @@ def _alias_of(file: Path) -> str | None:
     """The board an alias file names, or None for a preset of its own.  An alias holds nothing else (it is one
     name for another board's numbers, never a copy of them)."""
     try:
-        with open(file, "rb") as f:
-            doc = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError):
+        doc = tomlcache.load(file)
+    except (OSError, ValueError):
         return None                             # load() reports it with the file's name
     item = doc.get("alias")
     if item is None:
@@ -110,53 +112,49 @@ def load(preset: str | Path) -> dict:
     it must be the table's first key; the including file's own keys win.  The C loader (csrc/vboard/bus/config.c) reads the same way.
     """
     p = path(preset)
-    doc = _load(p, 0)
+    hit = _LOADED.get(str(p))
+    if hit is not None and _unchanged(hit[0]):
+        return tomlcache.copy(hit[1])
+    used: list = []
+    doc = _load(p, 0, used)
     _check_schema(doc, p)
-    return doc
+    _LOADED[str(p)] = (used, doc)
+    return tomlcache.copy(doc)
+
+
+#: preset file -> ((file, its parse) of every file it was built from, the checked document): a run loads its
+#: preset several times (board, layout, CPU models, record); the files are read again, not resolved again
+_LOADED: dict[str, tuple[list, dict]] = {}
+
+
+def _unchanged(used: list) -> bool:
+    """Every file still parses to the very document the entry was built from (tomlcache keeps one per content)."""
+    try:
+        return all(tomlcache.load(f) is parsed for f, parsed in used)
+    except (OSError, ValueError):
+        return False                            # gone or broken: _load reports it
 
 
 def load_part(file: str | Path) -> dict:
     """A shared part (presets/parts/*.toml): only the sections it provides, includes resolved, no schema."""
-    return _load(Path(file), 0)
+    return _load(Path(file), 0, [])
 
 
-_PARSED: dict = {}          # (path, mtime_ns, size) -> the parsed TOML: a board parses its preset several times
-
-
-def _parse(file: Path) -> dict:
-    """tomllib.load of a preset file, memoised by path, modification time and size; a private copy each time
-    (callers may change what they get)."""
-    st = file.stat()
-    key = (str(file.resolve()), st.st_mtime_ns, st.st_size)
-    doc = _PARSED.get(key)
-    if doc is None:
-        with open(file, "rb") as f:
-            doc = _PARSED[key] = tomllib.load(f)
-    return _copy(doc)
-
-
-def _copy(x):
-    """A TOML document's private copy: its tables and arrays; scalars are immutable."""
-    if type(x) is dict:
-        return {k: _copy(v) for k, v in x.items()}
-    if type(x) is list:
-        return [_copy(v) for v in x]
-    return x
-
-
-def _load(file: Path, depth: int) -> dict:
+def _load(file: Path, depth: int, used: list) -> dict:
     if depth > _INCLUDE_DEPTH_MAX:
         raise ValueError(f"{file}: includes nest deeper than {_INCLUDE_DEPTH_MAX} levels (a loop?)")
     try:
-        doc = _parse(file)
+        parsed = tomlcache.load(file)
+        used.append((file, parsed))
+        doc = tomlcache.copy(parsed)
     except FileNotFoundError:
         raise ValueError(f"preset file {file} does not exist (includes are relative to the including file)") from None
-    except (OSError, tomllib.TOMLDecodeError) as e:
+    except (OSError, ValueError) as e:           # unreadable, not UTF-8, not TOML
         raise ValueError(f"board preset {str(file)!r}: cannot read it: {e}") from None
-    return _resolve(doc, [], file, depth)
+    return _resolve(doc, [], file, depth, used)
 
 
-def _resolve(table: dict, where: list[str], file: Path, depth: int) -> dict:
+def _resolve(table: dict, where: list[str], file: Path, depth: int, used: list) -> dict:
     out: dict = {}
     inc = table.get("include")
     if inc is not None:
@@ -166,7 +164,7 @@ def _resolve(table: dict, where: list[str], file: Path, depth: int) -> dict:
         name = inc["value"] if isinstance(inc, dict) else inc
         if not isinstance(name, str):
             raise ValueError(f"{file}: include must name a preset file, e.g. include = \"parts/NAME\"")
-        other = _load(file.parent / f"{name}.toml", depth + 1)
+        other = _load(file.parent / f"{name}.toml", depth + 1, used)
         for key in where:
             other = other.get(key, {})
         out.update(other)
@@ -174,7 +172,7 @@ def _resolve(table: dict, where: list[str], file: Path, depth: int) -> dict:
         if key == "include":
             continue
         if isinstance(item, dict) and "value" not in item:
-            merged = _resolve(item, where + [key], file, depth)
+            merged = _resolve(item, where + [key], file, depth, used)
             base = out.get(key)
             out[key] = _merge(base, merged) if isinstance(base, dict) and "value" not in base else merged
         else:

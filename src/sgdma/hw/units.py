@@ -28,9 +28,10 @@ for _i, _p in enumerate("kmgt", start=1):
 _TIME_UNITS = {"ps": 1e-3, "ns": 1.0, "us": 1e3, "µs": 1e3, "μs": 1e3, "ms": 1e6, "s": 1e9, "": 1e9}
 _RATE_PREFIX = {"": 1.0, "k": 1e3, "m": 1e6, "g": 1e9}
 _NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?"
-_SIZE_RE = re.compile(rf"^({_NUM})\s*([a-z]*)$", re.I)
-_TIME_RE = re.compile(rf"^({_NUM})\s*(ps|ns|us|µs|μs|ms|s|)$", re.I)
-_RATE_RE = re.compile(rf"^({_NUM})\s*([kmg]?)\s*(hz|s/s|sps|/s|)$", re.I)
+# patterns compiled on first use (re caches them): a command compiles only those of its own options
+_SIZE_RE = rf"^({_NUM})\s*([a-z]*)$"
+_TIME_RE = rf"^({_NUM})\s*(ps|ns|us|µs|μs|ms|s|)$"
+_RATE_RE = rf"^({_NUM})\s*([kmg]?)\s*(hz|s/s|sps|/s|)$"
 
 
 class UnitError(ValueError):
@@ -67,7 +68,7 @@ def parse_size(value, option: str | None = None, minimum: int = 1, maximum: int 
                 raise UnitError(f"{value!r} is not a size ({hint})", option)
             n = int(base) ** int(exp)
         else:
-            m = _SIZE_RE.match(text)
+            m = re.match(_SIZE_RE, text, re.I)
             if not m or m.group(2).lower() not in _SIZE_UNITS:
                 raise UnitError(f"{value!r} is not a size ({hint})", option)
             num = _finite(float(m.group(1)), value, option, "size")
@@ -114,7 +115,7 @@ def parse_time_ns(value, option: str | None = None, minimum_ns: float = TIME_MIN
     if isinstance(value, (int, float)):
         ns = float(value) * 1e9                      # a bare number is seconds, as on the command line
     else:
-        m = _TIME_RE.match(str(value).strip().replace(" ", ""))
+        m = re.match(_TIME_RE, str(value).strip().replace(" ", ""), re.I)
         if not m:
             raise UnitError(f"{value!r} is not a time ({hint})", option)
         ns = float(m.group(1)) * _TIME_UNITS[m.group(2).lower()]
@@ -134,7 +135,7 @@ def parse_rate(value, option: str | None = None, minimum: float = 1e-9, maximum:
     if isinstance(value, (int, float)):
         hz = float(value)
     else:
-        m = _RATE_RE.match(str(value).strip().replace(" ", ""))
+        m = re.match(_RATE_RE, str(value).strip().replace(" ", ""), re.I)
         if not m:
             raise UnitError(f"{value!r} is not a rate ({hint})", option)
         hz = float(m.group(1)) * _RATE_PREFIX[m.group(2).lower()]

@@ -53,6 +53,8 @@ class Columns:
 
 
 _ENTRY_KEYS = frozenset(("gate", "qubit", "qubits"))
+_NUMBER_TYPES = frozenset((float, int))
+_ABSENT = float("nan")              # this object marks a parameter an entry omits (list.count matches it by identity)
 QUBIT_MAX = int(np.iinfo(np.int16).max)       # qubit indices are stored as int16
 _NO_QUBITS = (-1,) * MAX_QUBITS
 
@@ -111,16 +113,17 @@ class Circuit:
         """A file's gate list in columns, when every entry is a plain gate (a dict with "gate", one integer
         "qubit" or none, finite numeric parameters); False (nothing added) otherwise: the per-entry path then
         reads it and names any problem."""
-        if not isinstance(entries, list) or not entries or not all(type(e) is dict for e in entries):
+        if not isinstance(entries, list) or not entries or set(map(type, entries)) != {dict}:
             return False
         keys = set().union(*entries)
         if "gate" not in keys or "rb" in keys:
             return False
         try:
             names = [e["gate"] for e in entries]
-        except KeyError:
+            vocab = dict.fromkeys(names)            # distinct names, in first-use order
+        except (KeyError, TypeError):               # an entry without "gate", or an unhashable name
             return False
-        if not all(type(g) is str and g for g in names):
+        if not all(type(g) is str and g for g in vocab):
             return False
         q = None
         if "qubit" in keys or "qubits" in keys:
@@ -130,17 +133,16 @@ class Circuit:
             q = np.array(rows, np.int16)
         params = {}
         for p in sorted(keys - _ENTRY_KEYS):
-            col = [e.get(p, math.nan) for e in entries]
-            if not all(type(v) is float or type(v) is int for v in col):   # text ("pi/2"), bools: per entry
+            col = [e.get(p, _ABSENT) for e in entries]
+            if not set(map(type, col)) <= _NUMBER_TYPES:   # text ("pi/2"), bools, null: per entry
                 return False
             a = np.array(col, dtype=np.float64)
-            given = [p in e for e in entries]
-            if not np.isfinite(a[np.array(given)]).all():
+            # each entry without p adds one NaN (_ABSENT); a given value must add none (finite numbers only)
+            if np.count_nonzero(~np.isfinite(a)) != col.count(_ABSENT):
                 return False
             params[p] = a
-        vocab = list(dict.fromkeys(names))
         index = {g: k for k, g in enumerate(vocab)}
-        self.extend(vocab, np.array([index[g] for g in names], np.int64), params, q)
+        self.extend(list(vocab), np.array(list(map(index.__getitem__, names)), np.int64), params, q)
         return True
 
     def _append_entry(self, i: int, entry: dict) -> None:

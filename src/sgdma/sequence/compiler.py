@@ -26,6 +26,7 @@ from typing import Callable
 import numpy as np
 
 from sgdma.hw import pg021 as P
+from sgdma.sequence.arrays import distinct
 from sgdma.sequence.circuit import Columns
 from sgdma.sequence.errors import CircuitError
 from sgdma.sequence.gates import GateLibrary, Recipe
@@ -86,7 +87,7 @@ def _factorize(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if col.dtype.kind in "iu" or (whole == col).all():
             present = np.bincount(whole) > 0
             return np.flatnonzero(present).astype(col.dtype), (np.cumsum(present) - 1)[whole]
-    values = np.unique(col)
+    values = distinct(col)                                  # finite here (unique_rows checks): np.unique's values
     return values, np.searchsorted(values, col)
 
 

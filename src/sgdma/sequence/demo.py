@@ -27,10 +27,10 @@ def demo_circuit() -> Circuit:
 
 def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = None,
                 out_dir: str | Path | None = "sgdma-out", seed: int = 0, title: str | None = None,
-                headroom: bool = True, max_runs: int = 16, progress=None) -> dict:
+                headroom: bool = True, max_runs: int = 16, progress=None, columns: bool = True) -> dict:
     """Compile and play a circuit (a Circuit or a .toml/.json file), find its headroom (at most max_runs
     more plays) if asked, write the report and the timelines to out_dir (none if out_dir is None); return
-    the record."""
+    the record (without its per-gate columns if ``columns`` is False and nothing is written)."""
     t0 = time.perf_counter()
     if isinstance(circuit, (str, Path)):
         circuit = Circuit.from_file(Path(circuit))       # parsed once, checked before the board is built
@@ -49,7 +49,8 @@ def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = Non
         "virtual_time_ns": vb.now_ns,
     }
     head = analyse(circuit, board, cfg, result, seed, max_runs=max_runs) if headroom else None
-    rec = record.build(result, board, title or f"sgdma: circuit on {board}", head, extra)
+    rec = record.build(result, board, title or f"sgdma: circuit on {board}", head, extra,
+                       columns=columns or out_dir is not None)        # the report reads them
     outputs = {}
     if out_dir is not None:
         from sgdma.output import report        # the figures need matplotlib: only when they are written

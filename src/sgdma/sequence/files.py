@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
+
+from sgdma.hw import tomlcache
 
 
 #: Work bound checked before parsing: 8 MiB of TOML/JSON holds over 2^17 gate entries (~40 bytes each), twice
@@ -12,8 +13,10 @@ from pathlib import Path
 MAX_DOCUMENT_BYTES = 8 << 20
 
 
-def read_document(path, error, what: str) -> dict:
-    """The TOML (default) or JSON (.json) document at `path`; `error(message)` if it cannot be read."""
+def read_document(path, error, what: str, cached: bool = False) -> dict:
+    """The TOML (default) or JSON (.json) document at `path`; `error(message)` if it cannot be read.
+    ``cached``: a TOML file is parsed through sgdma.hw.tomlcache (for data files read by every run, such as
+    gate libraries; not for circuits, which are read once)."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -26,7 +29,11 @@ def read_document(path, error, what: str) -> dict:
     try:
         if path.suffix == ".json":
             doc = json.loads(path.read_text())
+        elif cached:
+            doc = tomlcache.copy(tomlcache.load(path))
         else:
+            import tomllib
+
             with open(path, "rb") as f:
                 doc = tomllib.load(f)
     except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:

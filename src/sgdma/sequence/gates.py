@@ -150,7 +150,7 @@ class GateLibrary:
     @classmethod
     def from_file(cls, path) -> "GateLibrary":
         path = Path(path)
-        doc = read_document(path, LibraryError, "gate library")
+        doc = read_document(path, LibraryError, "gate library", cached=True)
         doc.setdefault("library", {}).setdefault("name", path.stem)
         return cls.from_dict(doc)
 

@@ -23,13 +23,12 @@ def _col(a, nd: int = 1) -> list:
     return out.tolist()
 
 
-def build(result, board_preset: str, title: str, headroom: dict | None, extra: dict | None = None) -> dict:
+def build(result, board_preset: str, title: str, headroom: dict | None, extra: dict | None = None,
+          columns: bool = True) -> dict:
+    """The record of a playback.  ``columns=False`` leaves out the per-gate columns (None): a printed summary
+    does not read them, the JSON file and the report do."""
     from sgdma.hw import presets
 
-    table = list(result.gate_name_table or [])
-    codes = np.asarray(result.gate_name_code if result.gate_name_code is not None else [], np.int64)
-    uniq = sorted({table[c] for c in set(codes.tolist())})      # the names played, sorted
-    remap = np.array([uniq.index(n) if n in uniq else -1 for n in table], np.int64)
     u = result.underflows
     unders = [{"gate": x.gate, "gate_name": x.gate_name, "time_ns": x.time_ns, "late_ns": x.late_ns}
               for x in u[:UNDERFLOW_LIST_MAX]]
@@ -51,18 +50,27 @@ def build(result, board_preset: str, title: str, headroom: dict | None, extra: d
         "headroom": headroom,
         "underflow_list": unders[:UNDERFLOW_LIST_MAX], "underflow_worst": worst,
         "provenance": prov,
-        "columns": {
-            "gate_name_table": uniq,
-            "gate_name": (remap[codes] if len(codes) else codes).tolist(),
-            "gate_beats": np.asarray(result.gate_beats).astype(np.int64).tolist(),
-            "first_ns": _col(result.gate_first_ns), "last_ns": _col(result.gate_last_ns),
-            "deadline_ns": _col(result.gate_deadline_ns), "play_ns": _col(result.gate_play_ns),
-            "fetch_ns": _col(result.gate_fetch_ns),
-            "bd_fetch_issue_ns": _col(np.asarray(result.bd_fetch_ns)[:, 0] if len(result.bd_fetch_ns) else []),
-            "bd_fetch_done_ns": _col(np.asarray(result.bd_fetch_ns)[:, 1] if len(result.bd_fetch_ns) else []),
-            "refresh_start_ns": _col(np.asarray(result.refresh_ns)[:, 0] if len(result.refresh_ns) else []),
-            "refresh_end_ns": _col(np.asarray(result.refresh_ns)[:, 1] if len(result.refresh_ns) else []),
-        },
+        "columns": _columns(result) if columns else None,
     }
     rec.update(extra or {})
     return rec
+
+
+def _columns(result) -> dict:
+    """The per-gate and per-BD columns (JSON lists)."""
+    table = list(result.gate_name_table or [])
+    codes = np.asarray(result.gate_name_code if result.gate_name_code is not None else [], np.int64)
+    uniq = sorted({table[c] for c in set(codes.tolist())})      # the names played, sorted
+    remap = np.array([uniq.index(n) if n in uniq else -1 for n in table], np.int64)
+    return {
+        "gate_name_table": uniq,
+        "gate_name": (remap[codes] if len(codes) else codes).tolist(),
+        "gate_beats": np.asarray(result.gate_beats).astype(np.int64).tolist(),
+        "first_ns": _col(result.gate_first_ns), "last_ns": _col(result.gate_last_ns),
+        "deadline_ns": _col(result.gate_deadline_ns), "play_ns": _col(result.gate_play_ns),
+        "fetch_ns": _col(result.gate_fetch_ns),
+        "bd_fetch_issue_ns": _col(np.asarray(result.bd_fetch_ns)[:, 0] if len(result.bd_fetch_ns) else []),
+        "bd_fetch_done_ns": _col(np.asarray(result.bd_fetch_ns)[:, 1] if len(result.bd_fetch_ns) else []),
+        "refresh_start_ns": _col(np.asarray(result.refresh_ns)[:, 0] if len(result.refresh_ns) else []),
+        "refresh_end_ns": _col(np.asarray(result.refresh_ns)[:, 1] if len(result.refresh_ns) else []),
+    }
