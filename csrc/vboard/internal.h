@@ -10,6 +10,10 @@
 #include "bus/bus.h"
 #include "mem/cpuops.h"
 
+/* The blocks' functions are internal to the extension (vboard.h is its API):
+ * hidden, so calls between them skip the PLT and a file's own can inline. */
+#pragma GCC visibility push(hidden)
+
 /* Outcome of a DMA master's access: OK, or PG021's DecErr / SlvErr. */
 enum vb_access { VB_ACC_OK = 0, VB_ACC_DECERR, VB_ACC_SLVERR };
 
@@ -55,6 +59,9 @@ struct vb_mm2s {
 	bool fetching, fetch_stop;
 	uint64_t fetch_addr, t_fetch_first, t_fetch_done;
 	uint64_t ar_free, stream_free, cons_free, issued;
+	uint64_t stream_free_k;   /* the clock edge stream_free is on (vb_edge_time of it), valid while */
+	bool stream_free_on_edge; /* set by the stream with the clk_origin of stream_free_origin */
+	uint64_t stream_free_origin;
 	struct vb_burst bursts[VB_BURSTS];
 	unsigned bh, nb;
 	unsigned drain_hint;       /* where the last FIFO-drain search ended (from bh) */
@@ -65,6 +72,8 @@ struct vb_mm2s {
 	uint64_t t_next;          /* cached next event, valid while next_valid */
 	bool next_valid;          /* cleared by every change of the pipeline */
 	uint8_t next_unit;        /* which unit owns t_next (enum in sg.c), valid with it */
+	bool dm_valid;            /* t_dm is current: cleared when the data mover's BD or bursts change */
+	uint64_t t_dm;            /* vb_mm2s_dm_time() as last computed (before the floor) */
 };
 
 struct vb_chan {
@@ -187,7 +196,13 @@ struct vb_board {
 	uint64_t now;
 	uint64_t rng[4];
 	double clk_ps;            /* DMA clock period */
-	uint64_t clk_origin;      /* time of PL clock edge 0 (set at reseed) */
+	struct vb_dma_lat {       /* vb_clocks() of PG021's latencies, computed once (vb_create) */
+		uint64_t clock;       /* one DMA clock */
+		uint64_t tail_to_sg_ar, sg_ar_to_data_ar, ar_to_tvalid, s2mm_tvalid_to_aw;
+		uint64_t bd_beats;    /* a BD's 13 beats on the 32-bit SG port, less the first */
+	} lat;
+	uint64_t clk_origin;      /* time of PL clock edge 0 (set at reseed, with vb_edge_origin) */
+	uint64_t edge_exact_end;  /* vb_edge_exact() holds for edges in [clk_origin, edge_exact_end) */
 	uint32_t len_mask;        /* (1 << length_width) - 1 */
 	uint32_t data_bytes;
 	uint64_t addr_mask;       /* addresses the DMA can form */
@@ -199,6 +214,8 @@ struct vb_board {
 	struct vb_fault faults[VB_MAX_FAULTS];
 	unsigned n_faults;
 	struct vb_chan ch[2];
+	uint64_t dma_next;        /* the DMA's next event (vb_dma_next_event), valid while dma_next_valid: */
+	bool dma_next_valid;      /* cleared by every step, register write, reset and stream arrival */
 	struct vb_dma_guest_errors guest;   /* illegal guest accesses to the DMA registers */
 	struct vb_dram dram;      /* DRAM timing (dram.h): reached only through the controller (ddrc) */
 	struct vb_ddrc ddrc;      /* DDR controller ports, queues, arbitration (mem/ddrc.h) */
@@ -326,9 +343,29 @@ static inline uint64_t vb_edge_time(const vb_board *b, uint64_t k)
 {
 	return b->clk_origin + (uint64_t)((double)k * b->clk_ps + 0.5);
 }
+/* vb_edge_index(vb_edge_time(k)) == k when that edge t is below 2^53 ps (times
+ * convert to double exactly), less than 2^50 ps after clk_origin, and clk_ps >= 4:
+ * t - origin is within 0.75 ps of k * clk_ps, so (t - origin - 2) / clk_ps lies
+ * in (k - 2.75/clk_ps, k - 1.25/clk_ps], inside (k - 1, k) with a margin of
+ * 0.3 that the division's rounding (< k * 2^-53 < 0.03) cannot cross.
+ * tests/c/test_edges.c checks it against the two formulas above. */
+#define VB_EDGE_EXACT_SPAN_PS (1ull << 50)
+static inline void vb_edge_origin(vb_board *b, uint64_t origin)
+{
+	uint64_t end = origin + VB_EDGE_EXACT_SPAN_PS;
+
+	b->clk_origin = origin;
+	b->edge_exact_end = b->clk_ps < 4.0 ? 0 : end < (1ull << 53) ? end : (1ull << 53);
+}
+static inline bool vb_edge_exact(const vb_board *b, uint64_t t)
+{
+	return t >= b->clk_origin && t < b->edge_exact_end;
+}
 static inline uint64_t vb_ns(double ns)
 {
 	return (uint64_t)(ns * 1000.0 + 0.5);
 }
+
+#pragma GCC visibility pop
 
 #endif

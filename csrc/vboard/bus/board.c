@@ -87,6 +87,14 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 	}
 	b->cfg = *cfg;
 	b->clk_ps = 1e6 / cfg->dma_clock_mhz;
+	b->lat = (struct vb_dma_lat){
+		.clock = vb_clocks(b, 1),
+		.tail_to_sg_ar = vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR),
+		.sg_ar_to_data_ar = vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR),
+		.ar_to_tvalid = vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID),
+		.s2mm_tvalid_to_aw = vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW),
+		.bd_beats = vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1),
+	};
 	b->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
 	b->data_bytes = cfg->data_width / 8;
 	b->addr_mask = cfg->addr_width >= 64 ? UINT64_MAX : (1ull << cfg->addr_width) - 1;
@@ -131,7 +139,7 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->now;
 	b->load.next_t = b->now;
 	/* the PL clock's edges, anchored at now too (no draw: the other streams stay put) */
-	b->clk_origin = b->now;
+	vb_edge_origin(b, b->now);
 	if (b->trace.on) {                   /* a trace spans one clock origin */
 		vb_trace_fini(b);
 		b->trace.on = true;
@@ -305,16 +313,16 @@ static void decerr(vb_board *b, uint64_t addr, bool write)
 static uint32_t cpu_read(vb_board *b, uint64_t addr, uint64_t cost_ps, bool through_dram)
 {
 	uint64_t start = b->now, done;
-	void *p = vb_mem_ptr(b, addr, 4);
-	uint32_t v = 0;
-
 	const struct vb_mapping *m = vb_bus_find(&b->bus, addr);
+	void *p;
+	uint32_t v = 0;
 
 	b->now += cost_ps;
 	b->mmio_reads++;
 	vb_sync(b);
 	if (m)
 		return m->ops->read(m->dev, addr - m->base);
+	p = vb_mem_ptr(b, addr, 4);     /* a device window decodes first */
 	if (!p) {
 		decerr(b, addr, false);
 		return 0;
@@ -333,9 +341,8 @@ static uint32_t cpu_read(vb_board *b, uint64_t addr, uint64_t cost_ps, bool thro
 static void cpu_write(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_ps, bool through_dram)
 {
 	uint64_t start = b->now, done;
-	void *p = vb_mem_ptr(b, addr, 4);
-
 	const struct vb_mapping *m = vb_bus_find(&b->bus, addr);
+	void *p;
 
 	b->now += cost_ps;
 	b->mmio_writes++;
@@ -345,6 +352,7 @@ static void cpu_write(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_
 		vb_sync(b);   /* a write may start work that is already due */
 		return;
 	}
+	p = vb_mem_ptr(b, addr, 4);
 	if (!p) {
 		decerr(b, addr, true);
 		return;

@@ -18,7 +18,6 @@ static bool has_error(const struct vb_chan *c) { return (c->dmasr & PG021_SR_ERR
 static unsigned threshold_of(uint32_t dmacr) { return SG_FIELD_GET(PG021_CR_THRESHOLD, dmacr); }
 static unsigned delay_of(uint32_t dmacr) { return SG_FIELD_GET(PG021_CR_DELAY, dmacr); }
 
-bool vb_dma_resetting(const vb_board *b) { return b->reset_until != VB_NO_TIME; }
 static void stream_arrived(vb_board *b, uint64_t t);
 
 /* ---- reset ------------------------------------------------------------------ */
@@ -49,6 +48,7 @@ void vb_dma_reset(vb_board *b)
 	chan_reset(b, &b->ch[VB_MM2S]);
 	chan_reset(b, &b->ch[VB_S2MM]);
 	b->reset_until = VB_NO_TIME;
+	b->dma_next_valid = false;
 	b->src.arrived = stream_arrived;
 	vb_stream_reset(b);       /* the reset outputs reach the stream endpoints (stream.c) */
 }
@@ -238,7 +238,7 @@ static void simple_start(vb_board *b, struct vb_chan *c)
 	c->bd_len = c->length;
 	c->phase = PH_STREAM_WAIT;
 	/* PG021 gives no LENGTH-write → ready figure: assume the tail-write → SG AR one. */
-	c->t_next = b->now + vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR);
+	c->t_next = b->now + b->lat.tail_to_sg_ar;
 }
 
 /* DMACR written (now = the value the register file accepted). */
@@ -316,9 +316,12 @@ static uint64_t chan_next(const vb_board *b, struct vb_chan *c)
 	return vb_is_mm2s(c) ? vb_sg_mm2s_next_event(b, c) : c->t_next;
 }
 
-uint64_t vb_dma_next_event(vb_board *b)
+/* The core's next event, kept in dma_next: only a step, a register write, a
+ * reset or a stream arrival can move it (each clears dma_next_valid). */
+static uint64_t next_event_scan(vb_board *b)
 {
 	uint64_t t = b->reset_until;
+
 	for (int i = 0; i < 2; i++) {
 		struct vb_chan *c = &b->ch[i];
 		uint64_t n = chan_next(b, c);
@@ -327,11 +330,20 @@ uint64_t vb_dma_next_event(vb_board *b)
 		if (c->dly_deadline < t)
 			t = c->dly_deadline;
 	}
+	b->dma_next = t;
+	b->dma_next_valid = true;
 	return t;
+}
+
+/* The board asks after every step and between CPU accesses. */
+uint64_t vb_dma_next_event(vb_board *b)
+{
+	return b->dma_next_valid ? b->dma_next : next_event_scan(b);
 }
 
 void vb_dma_step(vb_board *b, uint64_t t)
 {
+	b->dma_next_valid = false;
 	if (vb_dma_resetting(b)) {
 		if (t >= b->reset_until)
 			vb_dma_reset(b);
@@ -339,7 +351,6 @@ void vb_dma_step(vb_board *b, uint64_t t)
 	}
 	for (int i = 0; i < 2; i++) {
 		struct vb_chan *c = &b->ch[i];
-		struct vb_report r = { 0 };
 		if (c->dly_deadline == t) {
 			/* the timer runs only between packets */
 			if (vb_is_mm2s(c) && vb_sg_mm2s_packet_active(c, t))
@@ -349,14 +360,17 @@ void vb_dma_step(vb_board *b, uint64_t t)
 		}
 		if (chan_next(b, c) != t)
 			continue;
+		struct vb_report r = { 0 };
 		if (vb_is_mm2s(c))
 			vb_sg_mm2s_step(b, c, t, &r);
 		else if (vb_sg(b))
 			vb_sg_s2mm_step(b, c, t, &r);
 		else
 			s2mm_simple_step(b, c, t, &r);
-		apply(b, c, &r);
+		if (r.ev)
+			apply(b, c, &r);
 	}
+	next_event_scan(b);   /* asked for next, found while this step's state is at hand */
 }
 
 /* Stream data reached the S2MM input (stream.c calls this hook): a waiting
@@ -364,6 +378,7 @@ void vb_dma_step(vb_board *b, uint64_t t)
 static void stream_arrived(vb_board *b, uint64_t t)
 {
 	struct vb_chan *c = &b->ch[VB_S2MM];
+	b->dma_next_valid = false;
 	if (c->phase == PH_STREAM_WAIT && (c->t_next == VB_NO_TIME || c->t_next > t))
 		c->t_next = t;
 }

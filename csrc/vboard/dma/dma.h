@@ -21,6 +21,10 @@
 
 #include "internal.h"
 
+/* The layers call each other directly: nothing here is exported from the
+ * extension, so calls skip the PLT and a file's own functions can inline. */
+#pragma GCC visibility push(hidden)
+
 /* ---- what a lower layer reports to the channel (bits of vb_report.ev) ---- */
 enum {
 	VB_EV_SG_ERROR      = 1u << 0,  /* SG-side error: DMASR bits in .sr */
@@ -78,7 +82,7 @@ void vb_dma_write(vb_board *b, uint32_t off, uint32_t value);
 
 /* ---- channel.c (called by regs.c) ---- */
 void vb_dma_reset(vb_board *b);
-bool vb_dma_resetting(const vb_board *b);
+static inline bool vb_dma_resetting(const vb_board *b) { return b->reset_until != VB_NO_TIME; }
 void vb_dma_soft_reset(vb_board *b);
 uint32_t vb_chan_dmasr(const vb_board *b, const struct vb_chan *c);
 void vb_chan_control(vb_board *b, struct vb_chan *c, uint32_t old, uint32_t now);
@@ -130,5 +134,7 @@ uint32_t vb_access_bd_bit(enum vb_access acc);     /* BD STATUS DecErr / SlvErr 
 enum vb_access vb_bd_load(vb_board *b, uint64_t addr, struct pg021_bd *bd);
 /* Write a BD's STATUS word. */
 enum vb_access vb_bd_store_status(vb_board *b, uint64_t bd_addr, uint32_t status);
+
+#pragma GCC visibility pop
 
 #endif

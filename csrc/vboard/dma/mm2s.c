@@ -73,18 +73,25 @@ static void remember_burst(struct vb_mm2s *p, uint64_t end_bytes, uint64_t arriv
 static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_t data_done, uint32_t n,
 			 bool gate_start, bool eof, uint64_t *first, uint64_t *last)
 {
-	uint64_t k0 = vb_edge_index(b, max64(ready, p->stream_free)), k_end = k0 + n - 1;
-	uint64_t start = vb_edge_time(b, k0), end;
+	uint64_t from = max64(ready, p->stream_free);
+	/* a stream that is behind its data starts on the edge it freed (no division) */
+	bool on_free = from == p->stream_free && p->stream_free_on_edge && p->stream_free_origin == b->clk_origin;
+	uint64_t k0 = on_free ? p->stream_free_k : vb_edge_index(b, from), k_end = k0 + n - 1;
+	uint64_t start = on_free ? p->stream_free : vb_edge_time(b, k0), end = vb_edge_time(b, k_end);
 
-	if (vb_edge_index(b, data_done) > k_end)
+	/* The last beat waits for its data.  Data in by the n-th edge cannot index
+	 * past it (vb_edge_index is monotonic and inverts vb_edge_time there). */
+	if (!(data_done <= end && vb_edge_exact(b, end)) && vb_edge_index(b, data_done) > k_end) {
 		k_end = vb_edge_index(b, data_done);
+		end = vb_edge_time(b, k_end);
+	}
 	if (b->dac.enabled) {
-		vb_dac_beats(b, start, vb_edge_time(b, k_end), n, gate_start, eof, first, last);
+		vb_dac_beats(b, start, end, n, gate_start, eof, first, last);
 		p->stream_free = vb_edge_time(b, vb_edge_index(b, *last) + 1);
+		p->stream_free_on_edge = false;
 		return;
 	}
-	end = vb_edge_time(b, k_end);
-	if (b->consumer_ps > vb_clocks(b, 1)) {
+	if (b->consumer_ps > b->lat.clock) {
 		uint64_t backlog = p->cons_free > start ? (p->cons_free - start) / b->consumer_ps : 0;
 		if (backlog + n > b->cfg.consumer_fifo_beats) {
 			uint64_t wait = (backlog + n - b->cfg.consumer_fifo_beats) * b->consumer_ps;
@@ -101,6 +108,9 @@ static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_
 	*first = start;
 	*last = end;
 	p->stream_free = vb_edge_time(b, k_end + 1);
+	p->stream_free_k = k_end + 1;
+	p->stream_free_on_edge = vb_edge_exact(b, p->stream_free);
+	p->stream_free_origin = b->clk_origin;
 }
 
 /* Issue one burst of the BD the data mover works on (its index is p->dm). */
@@ -123,8 +133,8 @@ void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	/* The data arrives spread over [first, done]: the last beat's data is
 	 * complete one beat's share before `done` (a one-beat burst at `first`). */
 	last_data = nbeats > 1 ? done - (done - first) / nbeats : first;
-	stream_beats(b, p, first + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID),
-		     last_data + vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID), nbeats,
+	stream_beats(b, p, first + b->lat.ar_to_tvalid,
+		     last_data + b->lat.ar_to_tvalid, nbeats,
 		     e->issued == 0 && !p->dm_in_packet, e->eof && e->issued + len == e->len, &s_first, &s_last);
 	if (e->issued == 0)
 		e->t_first = s_first;
@@ -136,7 +146,7 @@ void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	c->probe.bytes += len;
 	e->issued += len;
 	p->issued += len;
-	p->ar_free = t + vb_clocks(b, 1);
+	p->ar_free = t + b->lat.clock;
 	remember_burst(p, p->issued, done, s_last);
 	c->stats.data_bursts++;
 	if (e->issued == e->len) {

@@ -201,6 +201,7 @@ void vb_dma_write(vb_board *b, uint32_t off, uint32_t v)
 	struct vb_chan *c;
 	enum vb_dma_reg r;
 
+	b->dma_next_valid = false;    /* a write may start, stop or move the engine */
 	if (!guest_write_ok(b, off, v) || vb_dma_resetting(b) || !decode(b, off, &c, &r))
 		return;
 	switch (r) {

@@ -79,7 +79,7 @@ static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	w->off += len;
 	w->left -= len;
 	w->beats += nbeats;
-	w->aw_free = t + vb_clocks(b, 1);
+	w->aw_free = t + b->lat.clock;
 	c->phase = PH_DATA;
 	c->t_next = w->left ? next_aw(b, c) : max64(w->done, w->t0 + vb_clocks(b, (double)w->total_beats));
 }
@@ -95,7 +95,7 @@ static void start_chunk(vb_board *b, struct vb_chan *c, uint64_t t, bool first, 
 	w->t0 = t;
 	w->beats = 0;
 	w->total_beats = beats(b, len);
-	w->aw_free = max64(w->aw_free, t + (first ? vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW) : 0));
+	w->aw_free = max64(w->aw_free, t + (first ? b->lat.s2mm_tvalid_to_aw : 0));
 	w->done = t;
 	c->phase = PH_DATA;
 	c->t_next = len ? next_aw(b, c) : t;
@@ -165,7 +165,7 @@ enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, str
 	c->stats.bytes_moved += got;
 	if (c->probe.t_first_beat == VB_NO_TIME) {
 		c->probe.t_first_beat = t;
-		c->probe.t_data_ar = t + vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW);
+		c->probe.t_data_ar = t + b->lat.s2mm_tvalid_to_aw;
 	}
 	c->probe.t_last_beat = t + vb_clocks(b, (double)beats(b, got));
 	c->probe.bytes += got;

@@ -34,7 +34,7 @@ static void fetch_start(vb_board *b, struct vb_chan *c, uint64_t t)
 	uint64_t done, first;
 
 	if (c->first_after_kick)
-		t += vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR);
+		t += b->lat.tail_to_sg_ar;
 	c->first_after_kick = false;
 	if (c->probe.t_sg_ar == VB_NO_TIME)
 		c->probe.t_sg_ar = t;
@@ -43,7 +43,7 @@ static void fetch_start(vb_board *b, struct vb_chan *c, uint64_t t)
 	p->fetching = true;
 	p->fetch_addr = c->next_bd;
 	p->t_fetch_first = first;
-	p->t_fetch_done = max64(done, first + vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1));
+	p->t_fetch_done = max64(done, first + b->lat.bd_beats);
 	c->stats.bd_fetches++;
 	vb_fetch_log_add(b, c, t, p->t_fetch_done);
 }
@@ -72,7 +72,7 @@ static void fetch_done(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_rep
 	acc = vb_bd_load(b, p->fetch_addr, &e->bd);
 	p->count++;
 	e->addr = p->fetch_addr;
-	e->t_cmd = p->t_fetch_first + vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR);
+	e->t_cmd = p->t_fetch_first + b->lat.sg_ar_to_data_ar;
 	e->t_first = e->t_last = e->t_wb = VB_NO_TIME;
 	if (acc != VB_ACC_OK) {
 		e->err_sr = vb_access_sg_bit(acc);
@@ -183,7 +183,6 @@ static uint64_t floor_at(const struct vb_mm2s *p, uint64_t t)
 }
 
 static uint64_t head_event(struct vb_chan *c) { return floor_at(&c->mm2s, head_time(c)); }
-static uint64_t dm_event(const vb_board *b, struct vb_chan *c) { return floor_at(&c->mm2s, vb_mm2s_dm_time(b, c)); }
 
 /* The unit whose action is next; on a tie the head goes first, then the
  * fetch, then the data mover (the order the hardware's effects take). */
@@ -197,8 +196,14 @@ uint64_t vb_sg_mm2s_next_event(const vb_board *b, struct vb_chan *c)
 
 	if (p->next_valid)
 		return p->t_next;
+	/* the data mover's time changes only with its BD, its bursts or a new BD
+	 * in the queue: recomputed after those, reused after the other units' steps */
+	if (!p->dm_valid) {
+		p->t_dm = vb_mm2s_dm_time(b, c);
+		p->dm_valid = true;
+	}
 	t = head_event(c);
-	d = dm_event(b, c);
+	d = floor_at(p, p->t_dm);
 	if (p->fetching && floor_at(p, p->t_fetch_done) < t)
 		t = floor_at(p, p->t_fetch_done), unit = UNIT_FETCH;
 	if (d < t)
@@ -222,11 +227,16 @@ void vb_sg_mm2s_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_repor
 	case UNIT_HEAD:
 		head_step(b, c, t, r);
 		break;
-	case UNIT_FETCH:
+	case UNIT_FETCH: {
+		unsigned n = p->count;
 		fetch_done(b, c, t, r);
+		if (p->count != n && p->dm == n)   /* the data mover's next BD arrived */
+			p->dm_valid = false;
 		break;
+	}
 	default:
 		vb_mm2s_issue_burst(b, c, t);
+		p->dm_valid = false;
 		break;
 	}
 }
@@ -262,7 +272,7 @@ void vb_sg_mm2s_stop(vb_board *b, struct vb_chan *c, struct vb_report *r)
 	struct vb_mm2s *p = &c->mm2s;
 	unsigned keep = 0;
 	(void)b;
-	p->next_valid = false;
+	p->next_valid = p->dm_valid = false;
 	while (keep < p->count && (keep < p->dm || vb_qat(p, keep)->issued))
 		keep++;
 	if (keep < p->count)
@@ -314,7 +324,7 @@ void vb_sg_mm2s_simple(vb_board *b, struct vb_chan *c)
 	e->buf = c->addr;
 	e->len = c->length;
 	e->eof = true;
-	e->t_cmd = b->now + vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR);
+	e->t_cmd = b->now + b->lat.tail_to_sg_ar;
 	e->t_first = e->t_last = e->t_wb = VB_NO_TIME;
 	acc = vb_dma_access(b, e->buf, vb_keyhole(c) ? b->data_bytes : e->len, &host);
 	if (acc != VB_ACC_OK)
@@ -330,14 +340,14 @@ static uint64_t phase_fetch(vb_board *b, struct vb_chan *c, uint64_t t)
 {
 	uint64_t done, first;
 	if (c->first_after_kick)
-		t += vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR);
+		t += b->lat.tail_to_sg_ar;
 	if (c->probe.t_sg_ar == VB_NO_TIME)
 		c->probe.t_sg_ar = t;
 	first = vb_ic_read(b, t, c->curdesc, PG021_BD_HW_BYTES, &done);
-	done = done > first + vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1) ? done
-		: first + vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1);
-	return (done > first + vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR) ? done
-		: first + vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR)) - t;
+	done = done > first + b->lat.bd_beats ? done
+		: first + b->lat.bd_beats;
+	return (done > first + b->lat.sg_ar_to_data_ar ? done
+		: first + b->lat.sg_ar_to_data_ar) - t;
 }
 
 void vb_sg_s2mm_fetch(vb_board *b, struct vb_chan *c, uint64_t t)
@@ -366,7 +376,7 @@ static void prefetch(vb_board *b, struct vb_chan *c, uint64_t t)
 	if ((!c->cyclic && c->bd_addr == c->taildesc) || c->stopping)
 		return;
 	first = vb_ic_read(b, t, next, PG021_BD_HW_BYTES, &done);
-	ready = first + vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR);
+	ready = first + b->lat.sg_ar_to_data_ar;
 	c->pf_addr = next;
 	c->pf_done = done > ready ? done : ready;
 	c->pf_valid = true;
