@@ -13,13 +13,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import sgdma
 from sgdma.cli import main
 from sgdma.experiments import characterize as ch
 from sgdma.output import report
 
 SETUP = ch.Setup(board="zcu111", trials=2, seed=5, timing_only=True)
 POINTS = [ch.Point(64, 4), ch.Point(4096, 16), ch.Point(256, 4)]
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+# the sgdma under test (an in-place build under src/, or the installed package in CI's venv)
+SRC = str(Path(sgdma.__file__).resolve().parents[1])
 
 
 def _samples(records):
@@ -82,9 +84,11 @@ def _start(tmp_path, *args):
                             text=True)
 
 
-def _wait_for(pred, what, bound_s=120):
+def _wait_for(pred, what, bound_s=120, proc=None):
     end = time.monotonic() + bound_s
     while not pred():
+        if proc is not None and proc.poll() is not None:     # it ended early: say why, do not wait the bound
+            raise AssertionError(f"{what}: the sweep exited {proc.returncode} first: {proc.stderr.read()[-2000:]}")
         assert time.monotonic() < end, f"{what} did not happen within {bound_s} s"
         time.sleep(0.2)
 
@@ -97,7 +101,7 @@ def _group(pgid):
 def test_ctrl_c_stops_process_workers_keeps_finished_chunks_and_resumes(tmp_path):
     cache = tmp_path / "c"
     p = _start(tmp_path, "--cache", str(cache), "--json", str(tmp_path / "r.json"))
-    _wait_for(lambda: len(list(cache.glob("p*.npz"))) >= 4, "four finished chunks")
+    _wait_for(lambda: len(list(cache.glob("p*.npz"))) >= 4, "four finished chunks", proc=p)
     os.killpg(p.pid, signal.SIGINT)            # a terminal's Ctrl-C reaches the whole foreground group
     try:
         out, err = p.communicate(timeout=60)   # before the fix: waited for the chunk that never ends
@@ -126,7 +130,7 @@ def test_ctrl_c_stops_process_workers_keeps_finished_chunks_and_resumes(tmp_path
 def test_workers_do_not_outlive_a_killed_parent(tmp_path):
     cache = tmp_path / "c"
     p = _start(tmp_path, "--cache", str(cache))
-    _wait_for(lambda: len(list(cache.glob("p*.npz"))) >= 1, "a finished chunk")
+    _wait_for(lambda: len(list(cache.glob("p*.npz"))) >= 1, "a finished chunk", proc=p)
     assert len(_group(p.pid)) >= 3             # the parent and its two workers
     os.kill(p.pid, signal.SIGKILL)
     p.wait()
