@@ -223,7 +223,7 @@ void sg_ring_link(struct sg_ring *r, bool closed)
 	uint64_t next = r->dev;
 	uint32_t i;
 
-	if (r->n_hw || r->cyclic)
+	if (r->n_hw || r->cyclic || r->count == 0)   /* no BD to link (a ring sg_ring_create refused) */
 		return;
 	for (i = 0; i + 1u < r->count; i++) {
 		next += PG021_BD_SIZE;

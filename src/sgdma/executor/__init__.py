@@ -131,6 +131,7 @@ class LocalExecutor:
         that finish are kept, and the one that kills its worker again is named alone (a WorkerLost)."""
         ctx = multiprocessing.get_context("fork")
         pool = None
+        ok = False
         try:
             for i in lost:
                 if pool is None:
@@ -144,9 +145,13 @@ class LocalExecutor:
                     yield i, WorkerLost(f"its worker process died ({_brief(e)})")
                     pool.shutdown(wait=True)
                     pool = self._pool = None
+            ok = True
         finally:
             if pool is not None and self._pool is pool:
-                self.close()
+                if ok:
+                    self.close()
+                else:                                 # Ctrl-C or an error: end the running task, do not wait
+                    self.stop()
 
     def stop(self) -> None:
         """Stop now (Ctrl-C): queued tasks are dropped and running ones abandoned, their worker processes

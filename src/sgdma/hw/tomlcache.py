@@ -57,12 +57,17 @@ def copy(doc):
     return doc
 
 
+_FORMAT = 1     # the entry's layout ({"source", "doc"}); a change of what "doc" holds must bump it
+
+
 def _slot(path: str) -> Path | None:
     """The one cache file of a source file (named by its path; its content decides whether it is used).  The
-    parser is the running Python's tomllib, so the Python version is part of the name."""
+    parser is the running Python's tomllib, so the interpreter (implementation and full version) and this
+    module's entry format are part of the name: another parser never serves its parse here."""
     d = cache_dir()
     v = sys.version_info
-    return d / f"{Path(path).stem}-{zlib.crc32(path.encode()):08x}-py{v.major}{v.minor}.json" if d else None
+    who = f"{sys.implementation.name}{v.major}.{v.minor}.{v.micro}{v.releaselevel[0]}{v.serial}-f{_FORMAT}"
+    return d / f"{Path(path).stem}-{zlib.crc32(path.encode()):08x}-{who}.json" if d else None
 
 
 def _read_entry(slot: Path, src: bytes) -> dict | None:
