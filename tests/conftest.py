@@ -237,3 +237,9 @@ def drain_stream(board: sgdma.VirtualBoard) -> None:
         s2mm.sr
     assert board.s2mm_source.pending == 0
     soft_reset(board)
+
+
+def sweep_samples(records) -> list:
+    """A sweep's records as comparable tuples (point, per-trial samples, simulated time): equal iff the runs agree."""
+    return [(r.bytes_per_bd, r.bds, r.cycles, r.samples["latency_ns"], r.samples["throughput_mbps"],
+             r.simulated_ns) for r in records]

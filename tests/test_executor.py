@@ -5,6 +5,7 @@ import time
 import numpy as np
 import pytest
 
+from conftest import sweep_samples
 from sgdma.experiments import characterize as ch
 from sgdma.executor import ExecutorError, LocalExecutor, make_executor
 from sgdma.experiments.sweepcache import CacheMismatch
@@ -13,14 +14,9 @@ SETUP = ch.Setup(board="zcu111", trials=12, seed=3, timing_only=True)
 POINTS = [ch.Point(32, 4), ch.Point(4096, 16), ch.Point(8192, 4, 2), ch.Point(256, 64)]
 
 
-def _samples(records):
-    return [(r.bytes_per_bd, r.bds, r.cycles, r.samples["latency_ns"], r.samples["throughput_mbps"],
-             r.simulated_ns) for r in records]
-
-
 @pytest.fixture(scope="module")
 def serial():
-    return _samples(ch.sweep(SETUP, POINTS, jobs=1))
+    return sweep_samples(ch.sweep(SETUP, POINTS, jobs=1))
 
 
 def test_chunks_cover_every_trial_once_largest_first():
@@ -46,7 +42,7 @@ def test_trial_seed_depends_on_sweep_seed_point_and_index_only():
 @pytest.mark.parametrize("kind,jobs", [("processes", 2), ("threads", 2), ("processes", 3)])
 def test_bit_identical_however_split(serial, kind, jobs):
     ex = LocalExecutor(jobs, kind)
-    assert _samples(ch.sweep(SETUP, POINTS, executor=ex)) == serial
+    assert sweep_samples(ch.sweep(SETUP, POINTS, executor=ex)) == serial
 
 
 def test_bit_identical_on_a_two_worker_dask_cluster(serial):
@@ -54,7 +50,7 @@ def test_bit_identical_on_a_two_worker_dask_cluster(serial):
     ex = make_executor("dask", jobs=2)
     try:
         assert ex.workers == 2
-        assert _samples(ch.sweep(SETUP, POINTS, executor=ex)) == serial
+        assert sweep_samples(ch.sweep(SETUP, POINTS, executor=ex)) == serial
     finally:
         ex.close()
 
@@ -108,14 +104,14 @@ def test_a_service_that_is_not_a_scheduler_is_named_not_crashed_on():
 
 def test_cache_resumes_and_refuses_another_sweep(serial, tmp_path):
     cache = tmp_path / "c"
-    first = _samples(ch.sweep(SETUP, POINTS, jobs=1, cache=str(cache)))
+    first = sweep_samples(ch.sweep(SETUP, POINTS, jobs=1, cache=str(cache)))
     assert first == serial
     files = sorted(cache.glob("*.npz"))
     assert files and json.loads((cache / "sweep.json").read_text())["version"]
     # drop one chunk, as if interrupted: the rest comes from the cache, the result is the same
     files[0].unlink()
     progress = []
-    again = _samples(ch.sweep(SETUP, POINTS, jobs=1, cache=str(cache), progress=lambda d, t: progress.append(d)))
+    again = sweep_samples(ch.sweep(SETUP, POINTS, jobs=1, cache=str(cache), progress=lambda d, t: progress.append(d)))
     assert again == serial
     assert progress[0] > 0                      # started from the cached trials
     with pytest.raises(CacheMismatch, match="seed 3 there, 4 here"):
@@ -166,7 +162,7 @@ def test_local_pool_serves_every_map_until_closed():
     assert sorted(ex.map(_square, [6, 7])) == [(0, 36), (1, 49)] and ex.pools_started == 2
 
 
-def test_bd_create_on_an_executor_is_the_same_and_counts_samples():
+def test_bd_create_on_an_executor_is_the_same_and_countssweep_samples():
     from sgdma.experiments import bdcreate
 
     serial = bdcreate.run("zcu111", "apu", (1, 16, 256), 500, seed=5)

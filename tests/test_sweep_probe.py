@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import sweep_samples
 import sgdma
 from sgdma.cli import main
 from sgdma.experiments import characterize as ch
@@ -24,14 +25,9 @@ POINTS = [ch.Point(64, 4), ch.Point(4096, 16), ch.Point(256, 4)]
 SRC = str(Path(sgdma.__file__).resolve().parents[1])
 
 
-def _samples(records):
-    return [(r.bytes_per_bd, r.bds, r.cycles, r.samples["latency_ns"], r.samples["throughput_mbps"],
-             r.simulated_ns) for r in records]
-
-
 @pytest.fixture(scope="module")
 def serial():
-    return _samples(ch.sweep(SETUP, POINTS, jobs=1))
+    return sweep_samples(ch.sweep(SETUP, POINTS, jobs=1))
 
 
 @pytest.mark.parametrize("damage", ["truncated", "empty", "junk", "short"])
@@ -51,7 +47,7 @@ def test_a_damaged_cache_chunk_is_run_again(serial, tmp_path, damage):
             d = {k: z[k] for k in z.files}
         np.savez(f, **{k: (v[:0] if v.ndim else v) for k, v in d.items()})
     done = []
-    again = _samples(ch.sweep(SETUP, POINTS, jobs=1, cache=str(cache), progress=lambda d, t: done.append(d)))
+    again = sweep_samples(ch.sweep(SETUP, POINTS, jobs=1, cache=str(cache), progress=lambda d, t: done.append(d)))
     assert again == serial
     _, first, last = f.stem.split("_")
     assert done[0] == len(POINTS) * SETUP.trials - (int(last) - int(first))    # only the damaged chunk is redone
@@ -172,7 +168,7 @@ def test_a_dead_worker_names_its_chunks_alone_keeps_the_rest_and_the_sweep_resum
     planned = json.loads((cache / "sweep.json").read_text())["plan"]
     assert kept == {f"p{i}_{lo}_{hi}" for i, lo, hi in planned} - {"p1_0_1"}
     monkeypatch.setattr(ch, "run_chunk", _real_run_chunk)
-    assert _samples(ch.sweep(SETUP, POINTS, jobs=1, cache=str(cache))) == serial
+    assert sweep_samples(ch.sweep(SETUP, POINTS, jobs=1, cache=str(cache))) == serial
 
 
 def _die_on_3(k):
@@ -294,7 +290,7 @@ def test_a_rerun_on_a_complete_cache_gives_every_point(serial, tmp_path):
     cache = str(tmp_path / "c")
     list(ch.sweep(SETUP, POINTS, jobs=1, cache=cache))
     # nothing left to run: before the fix the records were only built as chunks came back, so none came
-    assert _samples(ch.sweep(SETUP, POINTS, jobs=1, cache=cache)) == serial
+    assert sweep_samples(ch.sweep(SETUP, POINTS, jobs=1, cache=cache)) == serial
 
 
 @pytest.mark.parametrize("manifest,message", [
