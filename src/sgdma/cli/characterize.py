@@ -39,6 +39,7 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
     from sgdma.experiments import characterize as ch
 
     records, points = [], []
+    trials_done = [0, 0]                            # (done, total) as the sweep last reported them
     try:
         if preset == "s0":
             points = ch.s0_points()
@@ -55,7 +56,11 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
                          seed=seed, timing_only=timing_only, port=port, cpu_load=cpu_load)
         with open_executor(executor, jobs, scheduler) as ex, \
                 TrialProgress(len(points) * trials, f"{len(points)} points x {trials} trials") as bar:
-            for rec in ch.sweep(setup, points, executor=ex, cache=cache, progress=bar.update):
+            def progress(done, total):
+                trials_done[:] = done, total
+                bar.update(done, total)
+
+            for rec in ch.sweep(setup, points, executor=ex, cache=cache, progress=progress):
                 records.append(rec.as_dict())
     except ch.SweepFailed as e:                     # chunks failed while running: exit 3, finished ones cached
         _write_outputs(records, json_path, csv_path, parquet_path, ch, partial=True)
@@ -64,10 +69,8 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
         raise click.UsageError(str(e))
     except KeyboardInterrupt:                       # keep what was measured: the points done so far
         _write_outputs(records, json_path, csv_path, parquet_path, ch, partial=True)
-        where = (f"; finished chunks are kept in --cache {cache}: run the same command to resume" if cache
-                 else "; add --cache DIR to keep finished chunks and resume after an interruption")
-        raise Failure(f"interrupted (Ctrl-C){_kept(records, points, json_path, csv_path, parquet_path)}{where}"
-                      ) from None
+        raise Failure(f"interrupted (Ctrl-C){_kept(records, points, json_path, csv_path, parquet_path)}"
+                      f"{_kept_trials(trials_done, cache)}") from None
     if preset == "s0":
         _print_s0_summary(records)
     else:
@@ -137,6 +140,21 @@ def _kept(records, points, json_path, csv_path, parquet_path, sentence: bool = F
             else f" after {len(records)} of {len(points)} points")
     return done + ("; they were written to the output files" if records and (json_path or csv_path or parquet_path)
                    else "") + ("." if sentence else "")
+
+
+def _kept_trials(trials_done, cache) -> str:
+    """The trials an interrupted sweep finished: chunks run largest first while points are reported in order,
+    so finished chunks of points that are not complete are kept too (with --cache), or lost (without)."""
+    done, total = trials_done
+    if cache:
+        from sgdma.experiments.sweepcache import kept_chunks
+
+        n = kept_chunks(cache)
+        return (f"; {done} of {total} trials ({n} chunk{'s' if n != 1 else ''}) finished and are kept in "
+                f"--cache {cache}: run the same command to resume")
+    lost = "" if not done else "; those of points not complete are lost"
+    return (f"; {done} of {total} trials had finished{lost}: add --cache DIR to keep finished chunks and resume "
+            f"after an interruption")
 
 
 def _print_s0_summary(records: list[dict]) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 import time
 
@@ -22,9 +23,28 @@ def executor_options(f=None, *, cache: bool = True):
                      help="Dask scheduler address (tcp://host:8786) [default: a local cluster]")(f)
     f = click.option("--executor", type=click.Choice(["processes", "threads", "dask"]), default="processes",
                      show_default=True, help="where the work runs")(f)
-    f = click.option("--jobs", type=click.IntRange(1, 1024), default=None,
-                     help="local workers [default: every core]")(f)
+    f = click.option("--jobs", type=Jobs(), default=None, help="local workers [default: every core]")(f)
     return f
+
+
+class Jobs(click.ParamType):
+    """--jobs: a whole number of workers, 1 to MAX; click's own wording ('not a valid integer range') names
+    neither the rule nor the fix."""
+    name = "integer"
+    MAX = 1024          # assumed: far above any machine's cores; a typo (--jobs 20000) is refused, not forked
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = value
+        else:
+            text = str(value).strip()
+            n = int(text) if re.fullmatch("[0-9]+", text) else None
+        if n is None or not 1 <= n <= self.MAX:
+            from sgdma.executor import default_jobs
+
+            self.fail(f"{value!r} is not a whole number from 1 to {self.MAX}; give the number of workers "
+                      f"(e.g. --jobs 2), or leave --jobs out to use every core ({default_jobs()} here)", param, ctx)
+        return n
 
 
 @contextlib.contextmanager

@@ -81,6 +81,7 @@ class LocalExecutor:
         self.kind = kind
         self.workers = self.jobs
         self._pool = None
+        self._lanes: list[cf.ProcessPoolExecutor] = []     # _isolate's one-worker pools
         self.pools_started = 0
         self._stop = threading.Event()          # set by stop(): tasks on threads end at their next step
 
@@ -97,10 +98,18 @@ class LocalExecutor:
 
     def map(self, fn: Callable, tasks: list, keep_going: bool = False) -> Iterator[tuple[int, object]]:
         """``keep_going``: a task whose worker died yields a WorkerLost as its result instead of ending the map
-        (a dead process breaks the whole pool, so every task not finished by then is lost with it)."""
-        if self.jobs <= 1 or len(tasks) <= 1:
+        (a dead process breaks the whole pool, so every task not finished by then is lost with it and run
+        again, see _isolate).
+
+        ``jobs`` 1 runs every task here, in this process (no fork: a debugger or profiler sees the work, and
+        a task that crashes the interpreter ends the command).  Threads run a single task here too (a thread
+        isolates nothing).  Processes run even a single task in a worker, so that a chunk that crashes its
+        process is that chunk's failure, not the command's end."""
+        if self.jobs <= 1 or (self.kind == "threads" and len(tasks) <= 1):
             for i, t in enumerate(tasks):
                 yield i, fn(t)
+            return
+        if not tasks:
             return
         pool = self._get_pool()
         if self.kind == "threads":
@@ -126,55 +135,74 @@ class LocalExecutor:
                 self.stop()
             raise
 
+    def _lane(self) -> cf.ProcessPoolExecutor:
+        lane = cf.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=_worker_init,
+                                      initargs=(os.getpid(),))
+        self._lanes.append(lane)                      # so that stop() (Ctrl-C) ends it too
+        return lane
+
     def _isolate(self, fn: Callable, tasks: list, lost: list[int]) -> Iterator[tuple[int, object]]:
-        """The tasks a dead worker took down with the pool, run again one at a time in a single worker: those
-        that finish are kept, and the one that kills its worker again is named alone (a WorkerLost)."""
-        ctx = multiprocessing.get_context("fork")
-        pool = None
+        """The tasks a dead worker took down with the pool, run again side by side on ``jobs`` fresh one-worker
+        pools ("lanes"), each holding one task at a time: a worker that dies now ran that task alone, so the
+        task is named (a WorkerLost) and only its lane is replaced; the others finish."""
+        queue = list(lost)
+        running: dict[cf.Future, tuple[cf.ProcessPoolExecutor, int]] = {}
+        idle = [self._lane() for _ in range(min(self.jobs, len(queue)))]
         ok = False
         try:
-            for i in lost:
-                if pool is None:
-                    pool = cf.ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_init,
-                                                  initargs=(os.getpid(),))
-                    self._pool = pool                 # so that stop() (Ctrl-C) ends it too
-                f = pool.submit(fn, tasks[i])
-                try:
-                    yield i, f.result()
-                except cf.BrokenExecutor as e:
-                    yield i, WorkerLost(f"its worker process died ({_brief(e)})")
-                    pool.shutdown(wait=True)
-                    pool = self._pool = None
+            while queue or running:
+                while idle and queue:
+                    lane, i = idle.pop(), queue.pop(0)
+                    running[lane.submit(fn, tasks[i])] = (lane, i)
+                done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+                for f in sorted(done, key=lambda f: running[f][1]):
+                    lane, i = running.pop(f)
+                    if isinstance(f.exception(), cf.BrokenExecutor):
+                        res = WorkerLost(f"its worker process died ({_brief(f.exception())})")
+                        lane.shutdown(wait=True)
+                        self._lanes.remove(lane)
+                        if queue:
+                            idle.append(self._lane())
+                    else:
+                        res = f.result()              # an exception of the task's own ends the map, as above
+                        idle.append(lane)
+                    yield i, res
             ok = True
         finally:
-            if pool is not None and self._pool is pool:
-                if ok:
-                    self.close()
-                else:                                 # Ctrl-C or an error: end the running task, do not wait
-                    self.stop()
+            if ok:
+                self._close_lanes()
+            else:                                     # Ctrl-C or an error: end the running tasks, do not wait
+                self.stop()
+
+    def _close_lanes(self) -> None:
+        lanes, self._lanes = self._lanes, []
+        for lane in lanes:
+            lane.shutdown(wait=True, cancel_futures=True)
 
     def stop(self) -> None:
         """Stop now (Ctrl-C): queued tasks are dropped and running ones abandoned, their worker processes
         terminated rather than waited for.  Threads cannot be terminated: a running task ends at its next
         should_stop() check."""
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        self._stop.set()
-        # CPython's ProcessPoolExecutor keeps its workers in _processes; there is no public way to end them
-        for p in list((getattr(pool, "_processes", None) or {}).values()):
-            p.terminate()
-        pool.shutdown(wait=self.kind == "processes", cancel_futures=True)
+        pools = [p for p in [self._pool] + self._lanes if p is not None]
+        self._pool, self._lanes = None, []
+        if pools:
+            self._stop.set()
+        for pool in pools:
+            # CPython's ProcessPoolExecutor keeps its workers in _processes; there is no public way to end them
+            for p in list((getattr(pool, "_processes", None) or {}).values()):
+                p.terminate()
+            pool.shutdown(wait=isinstance(pool, cf.ProcessPoolExecutor), cancel_futures=True)
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+        self._close_lanes()
 
     def __del__(self):                                # an executor nobody closed: let its workers go
-        pool = getattr(self, "_pool", None)
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        for pool in [getattr(self, "_pool", None)] + getattr(self, "_lanes", []):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
 
 
 class DaskExecutor:
@@ -225,14 +253,19 @@ class DaskExecutor:
         4 s for a worker busy in C, then kill it and log warnings); a remote cluster's tasks are left to it."""
         import logging
 
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)      # the shutdown we asked for is no news
-        if self._cluster is not None:
-            for nanny in list(getattr(self._cluster, "workers", {}).values()):
-                pid = getattr(getattr(nanny, "process", None), "pid", None)
-                if pid:
-                    with contextlib.suppress(OSError):
-                        os.kill(pid, signal.SIGKILL)
-        self.close()
+        log = logging.getLogger("distributed")
+        level = log.level
+        log.setLevel(logging.CRITICAL)                    # the shutdown we asked for is no news
+        try:
+            if self._cluster is not None:
+                for nanny in list(getattr(self._cluster, "workers", {}).values()):
+                    pid = getattr(getattr(nanny, "process", None), "pid", None)
+                    if pid:
+                        with contextlib.suppress(OSError):
+                            os.kill(pid, signal.SIGKILL)
+            self.close()
+        finally:
+            log.setLevel(level)                           # the caller's logging is theirs
 
     def close(self) -> None:
         self.client.close()

@@ -5,8 +5,10 @@ finished chunk.  A cache written for other parameters or by another version is r
 """
 from __future__ import annotations
 
+import io
 import json
 import os
+import secrets
 from dataclasses import asdict
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import numpy as np
 from sgdma.experiments.chunks import Chunk
 
 MANIFEST = "sweep.json"
+TEMP_SUFFIX = ".tmp"          # a file being written (.<name>.<pid>.<random>.tmp), renamed when whole
 FIELDS = ("latency_ns", "throughput_mbps", "simulated_ps")
 
 
@@ -55,22 +58,43 @@ class SweepCache:
         out["key"] = chunk.key
         return out
 
+    def _write(self, name: str, write) -> None:
+        """``write(path)`` to a temporary file, then renamed to ``name``: the file is whole or absent.  The
+        temporary name is this writer's own (pid and a random part): two sweeps sharing the directory never
+        write into, or rename, each other's half-written file."""
+        tmp = self.path / f".{name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+        try:
+            write(tmp)
+            os.replace(tmp, self.path / name)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+
     def save(self, chunk, res: dict) -> None:
-        tmp = self.path / f".{chunk.key}.tmp.npz"
-        np.savez(tmp, **{k: res[k] for k in FIELDS}, wall_s=res["wall_s"], cpu_s=res["cpu_s"])
-        os.replace(tmp, self._file(chunk))      # a chunk file is whole or absent
+        self._write(self._file(chunk).name, lambda tmp: tmp.write_bytes(_npz_bytes(res)))
 
     def save_plan(self, chunks) -> None:
         if self.plan is None:
             doc = dict(self.identity, plan=[[c.index, c.first, c.last] for c in chunks])
-            tmp = self.path / f".{MANIFEST}.tmp"
-            tmp.write_text(json.dumps(doc, indent=1))
-            os.replace(tmp, self.path / MANIFEST)     # an interruption leaves no half manifest behind
+            self._write(MANIFEST, lambda tmp: tmp.write_text(json.dumps(doc, indent=1)))
             self.plan = chunks
 
 
+def _npz_bytes(res: dict) -> bytes:
+    buf = io.BytesIO()
+    np.savez(buf, **{k: res[k] for k in FIELDS}, wall_s=res["wall_s"], cpu_s=res["cpu_s"])
+    return buf.getvalue()
+
+
+def kept_chunks(path: str) -> int:
+    """How many finished chunks the cache directory holds (whole files; temporary ones are not counted)."""
+    d = Path(path)
+    return sum(1 for f in d.glob("p*.npz")) if d.is_dir() else 0
+
+
 def open_cache(path: str, setup, points) -> SweepCache:
-    """Open or create the cache for this sweep; refuse one made for anything else."""
+    """Open or create the cache for this sweep; refuse one made for anything else (another sweep's temporary
+    file, while it writes its manifest, is not something else)."""
     d = Path(path)
     try:
         d.mkdir(parents=True, exist_ok=True)
@@ -100,7 +124,7 @@ def open_cache(path: str, setup, points) -> SweepCache:
         if cache.plan is None:
             raise CacheMismatch(f"--cache {path}: the chunk plan in {MANIFEST} is damaged (it must cover every "
                                 f"trial of every point once); use another directory or delete it to start over")
-    elif any(d.iterdir()):
+    elif any(not (f.name.startswith(".") and f.name.endswith(TEMP_SUFFIX)) for f in d.iterdir()):
         raise CacheMismatch(f"--cache {path}: the directory is not empty and holds no sweep; use an empty one")
     return cache
 
