@@ -163,3 +163,36 @@ def test_jobs_accepts_a_whole_number():
     res = CliRunner().invoke(main, ["characterize", "--bytes-per-bd", "64", "--bds", "4", "--trials", "1",
                                     "--jobs", "1", "--timing-only"])
     assert res.exit_code == 0, res.output
+
+
+def _settings(keys):
+    import dask
+
+    return {k: dask.config.get(k) for k in keys}
+
+
+def _busy(seconds):
+    t = time.monotonic() + seconds
+    while time.monotonic() < t:
+        pass
+    return seconds
+
+
+def test_the_local_dask_cluster_runs_without_the_dashboards_samplers():
+    """The profiler samples the running chunk's stack every 10 ms, the tick and the monitors wake the event
+    loops, for a dashboard nobody opens, on CPU the workers need (docs/performance.md): a LocalCluster of ours
+    runs with sgdma.executor.LOCAL_CLUSTER_CONFIG, and the caller's config is left as it was."""
+    pytest.importorskip("distributed")
+    from sgdma.executor import LOCAL_CLUSTER_CONFIG
+
+    before = _settings(LOCAL_CLUSTER_CONFIG)
+    ex = make_executor("dask", 2)
+    try:
+        assert dict(ex.map(_busy, [0.3, 0.3])) == {0: 0.3, 1: 0.3}
+        got = ex.client.run(_settings, list(LOCAL_CLUSTER_CONFIG))
+        assert len(got) == 2 and all(v == LOCAL_CLUSTER_CONFIG for v in got.values())
+        assert ex.client.profile()["count"] == 0          # with Dask's defaults: ~30 samples per busy task
+        assert ex.client.run_on_scheduler(lambda dask_scheduler: dask_scheduler._tick_interval) == 1.0
+    finally:
+        ex.close()
+    assert _settings(LOCAL_CLUSTER_CONFIG) == before != LOCAL_CLUSTER_CONFIG

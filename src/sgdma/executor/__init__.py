@@ -205,6 +205,26 @@ class LocalExecutor:
                 pool.shutdown(wait=False, cancel_futures=True)
 
 
+#: Dask settings of the LocalCluster sgdma starts for a sweep (a cluster at --scheduler keeps its own).  Each one
+#: is a diagnostic sampled for an interactive dashboard, which this cluster does not serve (bokeh is not among our
+#: extras); on a machine whose every core runs a worker, their CPU comes out of the chunks' (docs/performance.md,
+#: "Sweeps on Dask"; measured with benchmarks/dask_overhead.py and the idle-cluster figures there):
+#: - the statistical profiler samples the running task's Python stack every 10 ms for the Profile page and
+#:   Client.profile(); a chunk's stack is one C call.  Off.
+#: - the event-loop tick (20 ms) only measures how late the loop runs, to warn when it was blocked longer than
+#:   distributed.admin.tick.limit (3 s); a 1 s tick still sees such a block.
+#: - the system monitor (500 ms) records CPU, memory, network and disk I/O for the dashboard's plots and the
+#:   heartbeats' metrics; every 5 s is plenty for a batch of chunks.
+#: - the memory monitor (100 ms) spills, pauses or restarts a worker near its memory limit; a worker holds one
+#:   board and a chunk's arrays (~20 MB on S0's largest chunk), so a check every second still acts in time.
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+
+
 class DaskExecutor:
     """Dask distributed: a scheduler at ``address``, or a LocalCluster of ``jobs`` single-threaded workers."""
 
@@ -226,8 +246,11 @@ class DaskExecutor:
                                     f"({e.__class__.__name__}: {str(e)[:120]}); give the address `dask "
                                     f"scheduler` prints, or leave --scheduler out for a local cluster") from None
         else:
-            self._cluster = LocalCluster(n_workers=jobs or default_jobs(), threads_per_worker=1, processes=True,
-                                         dashboard_address=None)
+            import dask
+
+            with dask.config.set(LOCAL_CLUSTER_CONFIG):     # the nannies hand it to the worker processes
+                self._cluster = LocalCluster(n_workers=jobs or default_jobs(), threads_per_worker=1,
+                                             processes=True, dashboard_address=":0")
             self.client = Client(self._cluster)
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})) or (jobs or 1))
 
