@@ -188,10 +188,11 @@ def test_the_local_dask_cluster_runs_without_the_dashboards_samplers():
     before = _settings(LOCAL_CLUSTER_CONFIG)
     ex = make_executor("dask", 2)
     try:
-        assert dict(ex.map(_busy, [0.3, 0.3])) == {0: 0.3, 1: 0.3}
+        assert dict(ex.map(_busy, [1.5, 1.5])) == {0: 1.5, 1: 1.5}
         got = ex.client.run(_settings, list(LOCAL_CLUSTER_CONFIG))
         assert len(got) == 2 and all(v == LOCAL_CLUSTER_CONFIG for v in got.values())
-        assert ex.client.profile()["count"] == 0          # with Dask's defaults: ~30 samples per busy task
+        time.sleep(1.5)                         # a worker files its samples once per profile cycle (1 s)
+        assert ex.client.profile()["count"] == 0          # with Dask's defaults: ~280 samples of the two tasks
         assert ex.client.run_on_scheduler(lambda dask_scheduler: dask_scheduler._tick_interval) == 1.0
     finally:
         ex.close()
