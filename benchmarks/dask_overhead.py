@@ -7,6 +7,8 @@ with Dask's scheduler, client and nannies, and every other thread of the workers
 between chunks, and the chunk thread's page faults.
 
     PYTHONPATH=src python3 benchmarks/dask_overhead.py [--trials 100] [--rounds 2]
+
+Needs the cluster extra (pip install ".[cluster]"; Dask brings psutil, used here to read the children's CPU).
 """
 from __future__ import annotations
 
