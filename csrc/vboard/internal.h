@@ -9,6 +9,7 @@
 #include "vboard.h"
 #include "bus/bus.h"
 #include "mem/cpuops.h"
+#include "dma/sink_log.h"
 
 /* The blocks' functions are internal to the extension (vboard.h is its API):
  * hidden, so calls between them skip the PLT and a file's own can inline. */
@@ -148,11 +149,8 @@ struct vb_source {
 #define VB_SINK_MAX_PACKETS (1ull << 24)
 
 struct vb_sink {
-	uint8_t *data;
+	struct vb_sink_log log;   /* the bytes (dma/sink_log.c) */
 	uint64_t used;
-	size_t cap;
-	bool data_tried;          /* the reservation of the whole cap was tried */
-	bool data_mapped;         /* data is that reservation (munmap), not malloc'd */
 	struct vb_packet *pkts;
 	size_t n, cap_pkts;
 	uint64_t open_start;      /* offset of the packet without TLAST yet */
