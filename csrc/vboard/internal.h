@@ -39,6 +39,8 @@ enum vb_phase {
 struct vb_qbd {                 /* a fetched BD on its way through the pipeline */
 	struct pg021_bd bd;
 	uint64_t addr, buf;
+	const uint8_t *host;      /* buf in host memory, found when the fetch checked it */
+	uint32_t host_len;        /* the bytes that check covered (one beat with the keyhole bit) */
 	uint32_t len, issued;
 	bool eof;
 	uint8_t stage;
@@ -208,6 +210,7 @@ struct vb_board {
 	struct vb_bus bus;        /* register windows of every device (bus.c) */
 	struct vb_mem_region mem[VB_MAX_REGIONS];
 	unsigned n_mem;
+	unsigned mem_hit;         /* the region the last lookup found (a DMA walks one buffer) */
 	bool has_file_map;        /* some DDR is backed by a shared file (vb_mem_map_file) */
 	struct vb_fault faults[VB_MAX_FAULTS];
 	unsigned n_faults;

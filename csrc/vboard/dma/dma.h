@@ -112,9 +112,8 @@ uint64_t vb_sg_mm2s_abort(struct vb_chan *c);
 uint64_t vb_mm2s_dm_time(const vb_board *b, struct vb_chan *c);
 /* Issue one read burst of the BD at queue index p->dm. */
 void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t);
-/* A BD's data leaves on the stream (the queue checked the buffer at fetch). */
-void vb_mm2s_emit(vb_board *b, struct vb_chan *c, uint64_t addr, uint64_t len, bool eof, uint64_t t_first,
-		  uint64_t t_last);
+/* A streamed BD's data leaves on the stream (its packet began at t_first). */
+void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64_t t_first);
 
 /* ---- s2mm.c (called by sg.c and channel.c) ---- */
 enum vb_s2mm_result {
