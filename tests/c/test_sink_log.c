@@ -155,8 +155,39 @@ static void test_without_address_space_the_log_is_a_grown_array(void)
 	vb_sink_log_free(&l);
 }
 
+/* Writes of every alignment and of lengths around the streaming-store threshold land exactly,
+ * touching nothing around them. */
+static void test_writes_land_exactly_at_any_offset_and_length(void)
+{
+	struct vb_sink_log l = { 0 };
+	static uint8_t src[3 * 8192 + 64];
+	const uint64_t lens[] = { 0, 1, 15, 16, 63, 64, 4095, 4096, 4097, 8192 + 17, 3 * 8192 + 63 };
+
+	for (size_t i = 0; i < sizeof(src); i++)
+		src[i] = byte_at(i + 99);
+	CHECK(vb_sink_log_fit(&l, 64 * MiB, 1 * MiB));
+	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		for (uint64_t at = 1000; at < 1000 + 33; at += 7) {
+			for (uint64_t so = 0; so < 3; so++) {
+				int bad = 0;
+				memset(l.data, 0xA5, 1 * MiB);
+				vb_sink_log_write(&l, at, src + so, lens[k]);
+				for (uint64_t i = 0; i < at; i++)
+					bad |= l.data[i] != 0xA5;
+				for (uint64_t i = 0; i < lens[k]; i++)
+					bad |= l.data[at + i] != src[so + i];
+				for (uint64_t i = at + lens[k]; i < at + lens[k] + 256; i++)
+					bad |= l.data[i] != 0xA5;
+				CHECK(!bad);
+			}
+		}
+	}
+	vb_sink_log_free(&l);
+}
+
 int main(void)
 {
+	RUN(test_writes_land_exactly_at_any_offset_and_length);
 	RUN(test_reservation_grows_in_steps_and_only_the_head_is_writable);
 	RUN(test_trim_gives_pages_beyond_the_head_back);
 	RUN(test_without_address_space_the_log_is_a_grown_array);

@@ -11,10 +11,16 @@
  */
 #define _GNU_SOURCE          /* MAP_ANONYMOUS, MAP_NORESERVE, MADV_HUGEPAGE */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "sink_log.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define HAVE_STREAM_STORES 1
+#endif
 
 #ifndef MAP_NORESERVE        /* not every Unix has it: only the read-write head is charged anyway */
 #define MAP_NORESERVE 0
@@ -105,6 +111,39 @@ bool vb_sink_log_fit(struct vb_sink_log *l, uint64_t cap, uint64_t need)
 		l->rw = want;
 	}
 	return true;
+}
+
+/* Packets this long are written with streaming stores: the log's fresh pages
+ * were just zeroed by the kernel and are not in the cache, so ordinary stores
+ * would read every line back from memory before overwriting it. */
+#define STREAM_MIN ((uint64_t)4096)
+
+void vb_sink_log_write(struct vb_sink_log *l, uint64_t at, const uint8_t *src, uint64_t len)
+{
+	uint8_t *dst = l->data + at;
+#ifdef HAVE_STREAM_STORES
+	if (len >= STREAM_MIN) {
+		size_t head = (size_t)(-(uintptr_t)dst & 15), body;
+
+		memcpy(dst, src, head);
+		dst += head, src += head, len -= head;
+		body = (size_t)len & ~(size_t)63;
+		for (size_t i = 0; i < body; i += 64) {
+			__m128i a = _mm_loadu_si128((const __m128i *)(src + i));
+			__m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
+			__m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
+			__m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
+			_mm_stream_si128((__m128i *)(dst + i), a);
+			_mm_stream_si128((__m128i *)(dst + i + 16), b);
+			_mm_stream_si128((__m128i *)(dst + i + 32), c);
+			_mm_stream_si128((__m128i *)(dst + i + 48), d);
+		}
+		_mm_sfence();   /* the bytes are visible to any reader once the call returns */
+		memcpy(dst + body, src + body, (size_t)len - body);
+		return;
+	}
+#endif
+	memcpy(dst, src, (size_t)len);
 }
 
 void vb_sink_log_trim(struct vb_sink_log *l, uint64_t used)

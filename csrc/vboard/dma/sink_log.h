@@ -31,6 +31,8 @@ struct vb_sink_log {
 
 /* Make the first `need` bytes writable (need <= cap, the log's most); false: no host memory. */
 bool vb_sink_log_fit(struct vb_sink_log *l, uint64_t cap, uint64_t need);
+/* Copy len bytes to the log at `at` (at + len <= rw). */
+void vb_sink_log_write(struct vb_sink_log *l, uint64_t at, const uint8_t *src, uint64_t len);
 /* The log holds `used` bytes: give the pages beyond max(used, VB_SINK_LOG_RETAIN) back to the host. */
 void vb_sink_log_trim(struct vb_sink_log *l, uint64_t used);
 void vb_sink_log_free(struct vb_sink_log *l);

@@ -27,7 +27,7 @@ static bool sink_keep_bytes(vb_board *b, struct vb_sink *s, const uint8_t *data,
 {
 	if (s->used + len > sink_cap(b) || !vb_sink_log_fit(&s->log, sink_cap(b), s->used + len))
 		return false;
-	memcpy(s->log.data + s->used, data, len);
+	vb_sink_log_write(&s->log, s->used, data, len);
 	s->used += len;
 	return true;
 }
