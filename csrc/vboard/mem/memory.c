@@ -61,16 +61,13 @@ void vb_mem_fini(vb_board *b)
 	b->n_mem = 0;
 }
 
-static bool region_holds(const struct vb_mem_region *m, uint64_t addr, uint64_t len)
+static inline bool region_holds(const struct vb_mem_region *m, uint64_t addr, uint64_t len)
 {
 	return addr >= m->r.base && len <= m->r.size && addr - m->r.base <= m->r.size - len;
 }
 
-/* Regions do not overlap, so the one the last lookup found is tried first. */
-static struct vb_mem_region *find(vb_board *b, uint64_t addr, uint64_t len)
+static struct vb_mem_region *find_slow(vb_board *b, uint64_t addr, uint64_t len)
 {
-	if (b->mem_hit < b->n_mem && region_holds(&b->mem[b->mem_hit], addr, len))
-		return &b->mem[b->mem_hit];
 	for (unsigned i = 0; i < b->n_mem; i++) {
 		if (region_holds(&b->mem[i], addr, len)) {
 			b->mem_hit = i;
@@ -78,6 +75,17 @@ static struct vb_mem_region *find(vb_board *b, uint64_t addr, uint64_t len)
 		}
 	}
 	return NULL;
+}
+
+/* Regions do not overlap, so the one the last lookup found is tried first
+ * (a DMA walks one buffer and one ring). */
+static inline struct vb_mem_region *find(vb_board *b, uint64_t addr, uint64_t len)
+{
+	struct vb_mem_region *m = &b->mem[b->mem_hit];
+
+	if (b->mem_hit < b->n_mem && region_holds(m, addr, len))
+		return m;
+	return find_slow(b, addr, len);
 }
 
 void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len)
