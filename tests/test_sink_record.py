@@ -81,3 +81,21 @@ def test_sink_cleared_between_runs_keeps_only_new_packets_across_log_growth_and_
     board.mm2s_sink.clear()
     expected = _run_packets(board, dma, [[BEAT * 3, 5]], rng)
     assert board.mm2s_sink.packets() == expected
+
+
+def test_keyhole_mm2s_sends_the_first_beat_over_and_over():
+    """DMACR.Keyhole (PG021: FIXED bursts): every beat re-reads the buffer's first data-width bytes, so the
+    packet is those bytes repeated to the transfer's length."""
+    board = sgdma.VirtualBoard("pg021", include_sg=0, sink_record=True)
+    width = board.axi_dma.data_bytes
+    buf = board.allocate(4096, np.uint8)
+    buf[:] = np.arange(4096) % 251
+    base = board.axi_dma.base + P.MM2S_BASE
+    board.write32(base + P.DMACR, P.CR_RS | P.CR_KEYHOLE)
+    board.write32(base + P.ADDR, buf.physical_address & 0xFFFFFFFF)
+    board.write32(base + P.LENGTH, 1000)
+    board.run_until_quiet()
+    (got,) = board.mm2s_sink.packets()
+    assert len(got) == 1000
+    beat = bytes(buf[:width])
+    assert got == (beat * (1000 // width + 1))[:1000]
