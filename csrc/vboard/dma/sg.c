@@ -190,14 +190,12 @@ static uint64_t head_event(struct vb_chan *c) { return floor_at(&c->mm2s, head_t
  * fetch, then the data mover (the order the hardware's effects take). */
 enum { UNIT_HEAD, UNIT_FETCH, UNIT_DM };
 
-uint64_t vb_sg_mm2s_next_event(const vb_board *b, struct vb_chan *c)
+uint64_t vb_sg_mm2s_find_next(const vb_board *b, struct vb_chan *c)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	uint64_t t, d;
 	uint8_t unit = UNIT_HEAD;
 
-	if (p->next_valid)
-		return p->t_next;
 	/* the data mover's time changes only with its BD, its bursts or a new BD
 	 * in the queue: recomputed after those, reused after the other units' steps */
 	if (!p->dm_valid) {
