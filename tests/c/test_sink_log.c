@@ -112,8 +112,12 @@ static void test_trim_gives_pages_beyond_the_head_back(void)
 	while (used < 10 * MiB)
 		CHECK(append(&l, cap, &used, 8192));
 	CHECK(resident(l.data, 10 * MiB) > 0);
+	CHECK_EQ(l.written, 0);                 /* append() writes the bytes itself */
+	vb_sink_log_write(&l, used - 8192, l.data + 8192, 8192);
+	CHECK_EQ(l.written, used);
 	vb_sink_log_trim(&l, 1000);             /* a cleared sink keeping a 1000-byte open packet */
 	CHECK_EQ(l.rw, VB_SINK_LOG_RETAIN);
+	CHECK_EQ(l.written, VB_SINK_LOG_RETAIN); /* the pages past the head are fresh again */
 	CHECK(pattern_intact(&l, 1000));
 	CHECK_EQ(resident(l.data + l.rw, 10 * MiB - l.rw), 0);
 	CHECK(strcmp(perms_at(l.data + l.rw), "---p") == 0);
@@ -156,7 +160,8 @@ static void test_without_address_space_the_log_is_a_grown_array(void)
 }
 
 /* Writes of every alignment and of lengths around the streaming-store threshold land exactly,
- * touching nothing around them. */
+ * touching nothing around them, on fresh pages and on pages written before; the high-water mark
+ * of written bytes follows the writes and a trim. */
 static void test_writes_land_exactly_at_any_offset_and_length(void)
 {
 	struct vb_sink_log l = { 0 };
@@ -168,17 +173,19 @@ static void test_writes_land_exactly_at_any_offset_and_length(void)
 	CHECK(vb_sink_log_fit(&l, 64 * MiB, 1 * MiB));
 	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
 		for (uint64_t at = 1000; at < 1000 + 33; at += 7) {
-			for (uint64_t so = 0; so < 3; so++) {
+			for (uint64_t so = 0; so < 6; so++) {
 				int bad = 0;
 				memset(l.data, 0xA5, 1 * MiB);
-				vb_sink_log_write(&l, at, src + so, lens[k]);
+				l.written = so < 3 ? 0 : 1 * MiB;   /* fresh pages (streaming stores) or written ones */
+				vb_sink_log_write(&l, at, src + so % 3, lens[k]);
 				for (uint64_t i = 0; i < at; i++)
 					bad |= l.data[i] != 0xA5;
 				for (uint64_t i = 0; i < lens[k]; i++)
-					bad |= l.data[at + i] != src[so + i];
+					bad |= l.data[at + i] != src[so % 3 + i];
 				for (uint64_t i = at + lens[k]; i < at + lens[k] + 256; i++)
 					bad |= l.data[i] != 0xA5;
 				CHECK(!bad);
+				CHECK_EQ(l.written, so < 3 ? at + lens[k] : 1 * MiB);
 			}
 		}
 	}

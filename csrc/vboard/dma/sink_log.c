@@ -113,16 +113,22 @@ bool vb_sink_log_fit(struct vb_sink_log *l, uint64_t cap, uint64_t need)
 	return true;
 }
 
-/* Packets this long are written with streaming stores: the log's fresh pages
- * were just zeroed by the kernel and are not in the cache, so ordinary stores
- * would read every line back from memory before overwriting it. */
+/* Packets this long landing on pages never written since they were mapped
+ * are written with streaming stores: the kernel has just zeroed those pages
+ * and they are not in the cache, so ordinary stores would read every line back
+ * first.  Pages written before (a cleared log's head) are likely cached and
+ * take ordinary stores. */
 #define STREAM_MIN ((uint64_t)4096)
 
 void vb_sink_log_write(struct vb_sink_log *l, uint64_t at, const uint8_t *src, uint64_t len)
 {
 	uint8_t *dst = l->data + at;
+	bool fresh = at >= l->written;
+
+	if (at + len > l->written)
+		l->written = (size_t)(at + len);
 #ifdef HAVE_STREAM_STORES
-	if (len >= STREAM_MIN) {
+	if (fresh && len >= STREAM_MIN) {
 		size_t head = (size_t)(-(uintptr_t)dst & 15), body;
 
 		memcpy(dst, src, head);
@@ -142,6 +148,8 @@ void vb_sink_log_write(struct vb_sink_log *l, uint64_t at, const uint8_t *src, u
 		memcpy(dst + body, src + body, (size_t)len - body);
 		return;
 	}
+#else
+	(void)fresh;
 #endif
 	memcpy(dst, src, (size_t)len);
 }
@@ -162,6 +170,8 @@ void vb_sink_log_trim(struct vb_sink_log *l, uint64_t used)
 		}
 		advise_huge(l->data + keep, l->span - keep);
 		l->rw = keep;
+		if (l->written > keep)
+			l->written = keep;
 		return;
 	}
 	if (keep < l->rw) {
@@ -169,6 +179,8 @@ void vb_sink_log_trim(struct vb_sink_log *l, uint64_t used)
 		if (p) {
 			l->data = p;
 			l->rw = keep;
+			if (l->written > keep)
+				l->written = keep;
 		}
 	}
 }

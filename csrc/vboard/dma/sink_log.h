@@ -20,6 +20,7 @@ struct vb_sink_log {
 	uint8_t *data;
 	size_t rw;         /* bytes writable from data (the reservation's read-write head, or the array's size) */
 	size_t span;       /* the reservation's length; 0: data is a malloc'd array (or nothing yet) */
+	size_t written;    /* high-water mark of bytes written since the pages beyond it were mapped */
 	bool tried;        /* the reservation was tried */
 };
 
