@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from sgdma.hw import pg021 as P
+from sgdma import _core
 from sgdma.sequence.arrays import distinct
 from sgdma.sequence.circuit import Columns
 from sgdma.sequence.errors import CircuitError
@@ -64,14 +64,6 @@ class BdLayout:
     @property
     def n_bds(self) -> int:
         return len(self.addresses)
-
-
-def runs(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For groups of ``counts`` items: (group of each item, position within its group)."""
-    counts = np.asarray(counts, np.int64)
-    group = np.repeat(np.arange(len(counts)), counts)
-    starts = np.cumsum(counts) - counts
-    return group, np.arange(len(group)) - starts[group]
 
 
 def _factorize(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -214,36 +206,24 @@ def resolve(cols: Columns, repeat: int, library: GateLibrary,
                   for p, d in gate.params.items()}
         sids.append(np.asarray(variant_sids(gate.name, values), np.int64))
     v_len = np.array([len(s) for s in sids], np.int64)
-    v_ptr = np.cumsum(v_len) - v_len
     v_flat = np.concatenate(sids)
     check_bds(int(v_len[inverse].sum()) * int(repeat), max_bds, f"the circuit (x repeat {repeat})", too_many)
     app_variant = np.tile(inverse.astype(np.int64), repeat)
     uses = v_len[app_variant]
-    app_of_use, within = runs(uses)
-    use_sid = v_flat[v_ptr[app_variant][app_of_use] + within]
+    use_sid = np.frombuffer(_core.expand_uses(app_variant, v_len, v_flat), np.int64)
     return Program(list(cols.gate_names), np.tile(cols.gate_ids, repeat), app_variant,
                    np.tile(cols.qubits, (repeat, 1)), uses, use_sid, sids)
 
 
 def lay_out(program: Program, table: PieceTable) -> BdLayout:
-    """Segment uses -> BDs: pieces of each segment, SOF/EOF per gate application."""
-    pieces = table.n_pieces[program.use_sid]
-    if (pieces == 0).any():
+    """Segment uses -> BDs: pieces of each segment, SOF/EOF per gate application (one pass in C)."""
+    cols = _core.lay_out_bds(program.use_sid, program.uses_per_app, table.address, table.nbytes, table.n_pieces,
+                             table.piece_bytes)
+    if cols is None:
         raise CircuitError("a resolved segment no longer exists in the store (was it removed?)",
                            "recompile the circuit")
-    bd_use, bd_piece = runs(pieces)
-    bd_sid = program.use_sid[bd_use]
-    offset = bd_piece.astype(np.uint64) * np.uint64(table.piece_bytes)
-    addresses = table.address[bd_sid] + offset
-    lengths = np.minimum(np.uint64(table.piece_bytes), table.nbytes[bd_sid] - offset).astype(np.uint32)
-    use_start = np.cumsum(program.uses_per_app) - program.uses_per_app
-    bds_per_app = np.add.reduceat(pieces, use_start)
-    gate_bd_end = np.cumsum(bds_per_app) - 1
-    gate_first = gate_bd_end - bds_per_app + 1
-    flags = np.zeros(len(addresses), np.uint8)
-    flags[gate_first] |= P.SG_BD_SOF
-    flags[gate_bd_end] |= P.SG_BD_EOF
-    gate_bytes = np.add.reduceat(lengths.astype(np.uint64), gate_first)
+    addresses, lengths, flags, bd_sid, gate_bd_end, gate_bytes = (
+        np.frombuffer(c, t) for c, t in zip(cols, (np.uint64, np.uint32, np.uint8, np.int64, np.int64, np.uint64)))
     return BdLayout(addresses, lengths, flags, bd_sid, gate_bd_end, gate_bytes)
 
 
