@@ -1,13 +1,14 @@
 /*
- * compile.c - the sequence compiler's two per-BD passes (sgdma.sequence.compiler):
- * variants -> segment uses, and segment uses -> BD arrays.  numpy needs ~15 passes
- * over index arrays for these (repeat, cumsum, gathers, reduceat); one loop each
- * here.  Inputs are int64/uint64 buffers; outputs are bytearrays numpy views
- * writable without a copy.  Every index is checked before it is used.
+ * compile.c - the sequence compiler's per-application passes (sgdma.sequence.compiler):
+ * distinct application rows, variants -> segment uses, segment uses -> BD arrays.
+ * numpy needs ~15 passes over index arrays for each (sorts, repeat, cumsum, gathers,
+ * reduceat); one loop each here.  Inputs are 64-bit buffers; outputs are bytearrays
+ * numpy views writable without a copy.  Every index is checked before it is used.
  */
 #include "core.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -101,6 +102,185 @@ rel_len:
 	PyBuffer_Release(&len);
 rel_app:
 	PyBuffer_Release(&app);
+	return out;
+}
+
+/* A float64 as the bits equality goes by: -0.0 is 0.0, every NaN is one NaN ("not given").  Without
+ * branches: rows mix NaN, zero and other values unpredictably. */
+static uint64_t key_bits(double v)
+{
+	double z = v + 0.0;                     /* -0.0 + 0.0 is +0.0 (round to nearest) */
+	uint64_t u;
+	memcpy(&u, &z, sizeof u);
+	return v != v ? 0x7ff8000000000000ull : u;
+}
+
+/* One column of the key: n rows of `width` items of one type. */
+struct key_column {
+	const char *data;
+	size_t width;
+	char type;                              /* 'd' float64, 'q' int64, 'i' int32, 'h' int16 */
+};
+
+#define MAX_KEY_WORDS 64
+
+/* Row i of the columns as key words (integers as themselves, floats by key_bits). */
+static void row_words(const struct key_column *c, size_t n_cols, size_t i, uint64_t *w)
+{
+	for (size_t j = 0; j < n_cols; j++, c++) {
+		for (size_t x = 0; x < c->width; x++) {
+			size_t at = i * c->width + x;
+			switch (c->type) {
+			case 'd': *w++ = key_bits(((const double *)c->data)[at]); break;
+			case 'q': *w++ = (uint64_t)((const int64_t *)c->data)[at]; break;
+			case 'i': *w++ = (uint64_t)(int64_t)((const int32_t *)c->data)[at]; break;
+			default: *w++ = (uint64_t)(int64_t)((const int16_t *)c->data)[at]; break;
+			}
+		}
+	}
+}
+
+/* One multiply per word, one finalizing mix per row (splitmix64's): the rows are short. */
+static uint64_t words_hash(const uint64_t *w, size_t k)
+{
+	uint64_t h = 0;
+	for (size_t j = 0; j < k; j++)
+		h = (h ^ w[j]) * 0x9e3779b97f4a7c15ull;
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+	return h ^ (h >> 31);
+}
+
+struct row_set {
+	int32_t *slot;                          /* distinct-row number, -1 empty; a power of two of them */
+	size_t slots;
+	uint64_t *rows;                         /* the distinct rows' key words, k per row */
+	size_t k, n, cap;
+};
+
+static int words_equal(const uint64_t *a, const uint64_t *b, size_t k)
+{
+	uint64_t diff = 0;
+	for (size_t j = 0; j < k; j++)          /* short rows: no call, no early exit to mispredict */
+		diff |= a[j] ^ b[j];
+	return !diff;
+}
+
+/* The distinct-row number of w, added when new; -1 when out of memory. */
+static int64_t row_set_find(struct row_set *s, const uint64_t *w)
+{
+	size_t at = (size_t)words_hash(w, s->k) & (s->slots - 1);
+
+	for (; s->slot[at] >= 0; at = (at + 1) & (s->slots - 1))
+		if (words_equal(s->rows + (size_t)s->slot[at] * s->k, w, s->k))
+			return s->slot[at];
+	if (s->n == s->cap) {
+		size_t cap = s->cap * 2;
+		uint64_t *rows = realloc(s->rows, cap * s->k * sizeof *rows);
+		if (!rows)
+			return -1;
+		s->rows = rows;
+		s->cap = cap;
+	}
+	memcpy(s->rows + s->n * s->k, w, s->k * sizeof *w);
+	s->slot[at] = (int32_t)s->n;
+	return (int64_t)s->n++;
+}
+
+/* first[] and inverse[] of n rows; the number of distinct rows, or -1 when out of memory. */
+static int64_t distinct(const struct key_column *c, size_t n_cols, size_t n, size_t k, int64_t *first,
+			int64_t *inverse)
+{
+	struct row_set s = { .slots = 16, .k = k, .cap = 64 };
+	uint64_t w[MAX_KEY_WORDS];
+	int64_t m = -1;
+
+	while (s.slots < 2 * n)
+		s.slots <<= 1;
+	s.slot = malloc(s.slots * sizeof *s.slot);
+	s.rows = malloc(s.cap * k * sizeof *s.rows);
+	if (!s.slot || !s.rows)
+		goto out;
+	memset(s.slot, 0xff, s.slots * sizeof *s.slot);
+	for (size_t i = 0; i < n; i++) {
+		row_words(c, n_cols, i, w);
+		int64_t r = row_set_find(&s, w);
+		if (r < 0)
+			goto out;
+		if ((size_t)r == s.n - 1 && first[r] < 0)
+			first[r] = (int64_t)i;
+		inverse[i] = r;
+	}
+	m = (int64_t)s.n;
+out:
+	free(s.slot);
+	free(s.rows);
+	return m;
+}
+
+/* distinct_rows(columns) -> (first, inverse) bytearrays of int64.  columns: C-contiguous arrays of n rows,
+ * (n,) or (n, w), of float64, int64, int32 or int16; row i is every column's row i side by side.  first: the
+ * index of each distinct row's first appearance, in order of appearance; inverse: each row's index into
+ * first.  Rows are equal when every value is (-0.0 equals 0.0; NaN equals NaN). */
+static PyObject *py_distinct_rows(PyObject *self, PyObject *arg)
+{
+	PyObject *seq = PySequence_Fast(arg, "distinct_rows: expected a sequence of arrays"), *out = NULL;
+	PyObject *c_first = NULL, *c_inv = NULL;
+	Py_buffer v[MAX_KEY_WORDS];
+	struct key_column col[MAX_KEY_WORDS];
+	Py_ssize_t got = 0, n_cols;
+	size_t n = 0, k = 0;
+	int64_t *first, *inverse, m;
+	(void)self;
+	if (!seq)
+		return NULL;
+	n_cols = PySequence_Fast_GET_SIZE(seq);
+	if (n_cols < 1 || n_cols > MAX_KEY_WORDS) {
+		PyErr_Format(PyExc_ValueError, "distinct_rows: 1 .. %d columns, got %zd", MAX_KEY_WORDS, n_cols);
+		goto release;
+	}
+	for (; got < n_cols; got++) {
+		Py_buffer *b = &v[got];
+		if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(seq, got), b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+			goto release;
+		const char *f = b->format ? b->format : "B";
+		if (*f == '<' || *f == '=' || *f == '@')
+			f++;
+		char t = *f == 'l' && b->itemsize == 8 ? 'q' : *f;
+		int ok = !f[1] && b->ndim >= 1 && b->ndim <= 2 && ((t == 'd' && b->itemsize == 8) ||
+			(t == 'q' && b->itemsize == 8) || (t == 'i' && b->itemsize == 4) || (t == 'h' && b->itemsize == 2));
+		size_t rows = b->ndim ? (size_t)b->shape[0] : 0, width = b->ndim == 2 ? (size_t)b->shape[1] : 1;
+		if (!ok || (got && rows != n) || k + width > MAX_KEY_WORDS) {
+			got++;
+			PyErr_Format(PyExc_ValueError, "distinct_rows: column %zd is not a 1-D or 2-D float64/int64/int32/"
+				     "int16 array of the first column's %zu rows (at most %d values per row)", got - 1, n,
+				     MAX_KEY_WORDS);
+			goto release;
+		}
+		n = rows;
+		k += width;
+		col[got] = (struct key_column){ b->buf, width, t };
+	}
+	if (n > INT32_MAX) {
+		PyErr_Format(PyExc_ValueError, "distinct_rows: %zu rows, at most 2^31-1", n);
+		goto release;
+	}
+	if (!(c_first = out_column(n, 8, (void **)&first)) || !(c_inv = out_column(n, 8, (void **)&inverse)))
+		goto release;
+	Py_BEGIN_ALLOW_THREADS
+	memset(first, 0xff, n * sizeof *first);
+	m = distinct(col, (size_t)n_cols, n, k, first, inverse);
+	Py_END_ALLOW_THREADS
+	if (m < 0)
+		PyErr_NoMemory();
+	else if (PyByteArray_Resize(c_first, (Py_ssize_t)(m * 8)) == 0)
+		out = PyTuple_Pack(2, c_first, c_inv);
+release:
+	Py_XDECREF(c_first);
+	Py_XDECREF(c_inv);
+	while (got-- > 0)
+		PyBuffer_Release(&v[got]);
+	Py_DECREF(seq);
 	return out;
 }
 
@@ -228,6 +408,9 @@ release:
 }
 
 static PyMethodDef compile_methods[] = {
+	{ "distinct_rows", py_distinct_rows, METH_O,
+	  "distinct_rows(columns) -> (first, inverse) int64 bytearrays: distinct rows of columns side by side "
+	  "(float64/int64/int32/int16, (n,) or (n, w)) in order of first appearance (-0.0 == 0.0, NaN == NaN)" },
 	{ "expand_uses", py_expand_uses, METH_VARARGS,
 	  "expand_uses(app_variant, v_len, v_flat) -> bytearray of int64: each application's segment ids in order" },
 	{ "lay_out_bds", py_lay_out_bds, METH_VARARGS,
