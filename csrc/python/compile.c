@@ -88,9 +88,9 @@ static PyObject *py_expand_uses(PyObject *self, PyObject *args)
 	if (out) {
 		Py_BEGIN_ALLOW_THREADS
 		for (size_t i = 0; i < n_app; i++) {
-			int64_t v = a[i];
-			memcpy(use, vf + ptr[v], (size_t)vl[v] * sizeof *use);
-			use += vl[v];
+			const int64_t *from = vf + ptr[a[i]];
+			for (int64_t k = 0; k < vl[a[i]]; k++)   /* mostly 1 or 2 ids: no memcpy call */
+				*use++ = from[k];
 		}
 		Py_END_ALLOW_THREADS
 	}
@@ -367,6 +367,15 @@ static PyObject *py_lay_out_bds(PyObject *self, PyObject *args)
 			     n_uses);
 		goto release;
 	}
+	/* a table whose piece counts disagree with its sizes would write past the columns */
+	for (size_t sid = 0; sid < t.n_sids; sid++) {
+		int64_t p = t.n_pieces[sid];
+		if (p && p != (int64_t)(t.nbytes[sid] / piece_bytes + (t.nbytes[sid] % piece_bytes != 0))) {
+			PyErr_Format(PyExc_ValueError, "segment %zu: n_pieces %lld for %llu bytes in pieces of %llu", sid,
+				     (long long)p, (unsigned long long)t.nbytes[sid], (unsigned long long)piece_bytes);
+			goto release;
+		}
+	}
 	for (size_t i = 0; i < n_uses; i++) {
 		int64_t sid = use_sid[i];
 		if (sid < 0 || (uint64_t)sid >= t.n_sids) {
@@ -374,20 +383,12 @@ static PyObject *py_lay_out_bds(PyObject *self, PyObject *args)
 				     (long long)sid, t.n_sids);
 			goto release;
 		}
-		int64_t p = t.n_pieces[sid];
-		if (p == 0) {                   /* the segment left the store */
+		if (t.n_pieces[sid] == 0) {     /* the segment left the store */
 			out = Py_None;
 			Py_INCREF(out);
 			goto release;
 		}
-		/* a table whose piece counts disagree with its sizes would write past the columns */
-		if (p != (int64_t)(t.nbytes[sid] / piece_bytes + (t.nbytes[sid] % piece_bytes != 0))) {
-			PyErr_Format(PyExc_ValueError, "segment %lld: n_pieces %lld for %llu bytes in pieces of %llu",
-				     (long long)sid, (long long)p, (unsigned long long)t.nbytes[sid],
-				     (unsigned long long)piece_bytes);
-			goto release;
-		}
-		n_bds += (uint64_t)p;
+		n_bds += (uint64_t)t.n_pieces[sid];
 	}
 	struct bd_columns c;
 	if (!(col[0] = out_column(n_bds, 8, (void **)&c.address)) || !(col[1] = out_column(n_bds, 4, (void **)&c.length))
