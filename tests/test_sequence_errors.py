@@ -157,3 +157,23 @@ def test_playback_on_a_board_without_a_cpu_names_the_boards_that_have_one():
     assert r.exit_code == 2
     listed = r.output.split("boards with one:")[1].split()
     assert sorted(x.strip(",") for x in listed) == expected
+
+
+@pytest.mark.parametrize("bad", [True, False, 1.0, 1.5, "0", [0, True], [0.0, 1]])
+def test_a_qubit_must_be_a_whole_number_not_a_bool_float_or_text(bad):
+    # bool is an int subclass and int() truncates floats: both used to be taken as a qubit index silently
+    with pytest.raises(CircuitError, match=r"a qubit is a whole number.*qubit = 0"):
+        Circuit().append("rx", bad, theta=1.0)
+
+
+@pytest.mark.parametrize("text", ["qubit = true", "qubit = 1.0", "qubit = \"1\"", "qubits = [0, false]"])
+def test_a_circuit_file_with_a_non_integer_qubit_is_refused_naming_the_entry(tmp_path, text):
+    f = tmp_path / "c.toml"
+    f.write_text(f'[[gates]]\ngate = "rx"\nqubit = 0\ntheta = 1.0\n\n[[gates]]\ngate = "rx"\n{text}\ntheta = 1.0\n')
+    with pytest.raises(CircuitError, match=r"gates\[1\].*a qubit is a whole number"):
+        Circuit.from_file(f)
+
+
+def test_integer_qubits_of_any_integer_type_still_work():
+    c = Circuit().append("rx", np.int64(2), theta=1.0).append("ms", [np.int32(1), 3])
+    assert c.columns().qubits.tolist() == [[2, -1], [1, 3]]

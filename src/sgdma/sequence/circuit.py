@@ -64,12 +64,20 @@ def _qubit_row(qubits) -> tuple[int, int]:
         return _NO_QUBITS
     if type(qubits) is int and 0 <= qubits <= QUBIT_MAX:           # the common case of a file: one qubit
         return (qubits,) + _NO_QUBITS[1:]
-    q = [int(qubits)] if np.isscalar(qubits) else [int(x) for x in qubits]
+    q = [qubits] if np.isscalar(qubits) else list(qubits) if isinstance(qubits, (list, tuple, np.ndarray)) else None
+    if q is None or not all(_is_index(x) for x in q):
+        raise CircuitError(f"qubits {qubits!r}: a qubit is a whole number (not a bool, a float or text)",
+                           f"give up to {MAX_QUBITS} qubit indices from 0 to {QUBIT_MAX}, e.g. qubit = 0 or qubits = [0, 1]")
+    q = [int(x) for x in q]
     if len(q) > MAX_QUBITS or any(x < 0 or x > QUBIT_MAX for x in q):
         raise CircuitError(f"qubits {qubits!r}: give up to {MAX_QUBITS} qubit indices from 0 to {QUBIT_MAX}")
     if len(set(q)) != len(q):
         raise CircuitError(f"qubits {qubits!r}: a gate acts on distinct qubits", "name each qubit once")
     return tuple(q + [-1] * (MAX_QUBITS - len(q)))
+
+
+def _is_index(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def _plain_qubits(v):
@@ -288,5 +296,5 @@ def randomized_benchmarking(length: int, seed: int = 0, qubit=None, inverse: boo
     if not 0 <= int(seed) < 2**64:
         raise CircuitError(f"rb seed = {seed}: must be 0 .. 2^64-1")
     gate, theta = rb.native_gates(length, seed, inverse)
-    qubits = None if qubit is None else np.full(len(gate), int(qubit), np.int16)
+    qubits = None if qubit is None else np.full(len(gate), _qubit_row(qubit)[0], np.int16)
     return Circuit(name or f"rb{length}_seed{seed}").extend(rb.GATES, gate, {"theta": theta}, qubits)
