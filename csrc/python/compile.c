@@ -124,17 +124,43 @@ struct key_column {
 
 #define MAX_KEY_WORDS 64
 
-/* Row i of the columns as key words (integers as themselves, floats by key_bits). */
-static void row_words(const struct key_column *c, size_t n_cols, size_t i, uint64_t *w)
+#define BLOCK_ROWS 256
+
+/* Rows i0 .. i0+rows-1 of the columns as key words, k per row (integers as themselves, floats by
+ * key_bits): a column at a time, one tight loop per column and type rather than a switch per value. */
+static void block_words(const struct key_column *c, size_t n_cols, size_t i0, size_t rows, size_t k, uint64_t *w)
 {
+	size_t off = 0;
+
 	for (size_t j = 0; j < n_cols; j++, c++) {
-		for (size_t x = 0; x < c->width; x++) {
-			size_t at = i * c->width + x;
+		for (size_t x = 0; x < c->width; x++, off++) {
+			size_t at = i0 * c->width + x, step = c->width;
+			uint64_t *out = w + off;
 			switch (c->type) {
-			case 'd': *w++ = key_bits(((const double *)c->data)[at]); break;
-			case 'q': *w++ = (uint64_t)((const int64_t *)c->data)[at]; break;
-			case 'i': *w++ = (uint64_t)(int64_t)((const int32_t *)c->data)[at]; break;
-			default: *w++ = (uint64_t)(int64_t)((const int16_t *)c->data)[at]; break;
+			case 'd': {
+				const double *v = (const double *)c->data + at;
+				for (size_t r = 0; r < rows; r++)
+					out[r * k] = key_bits(v[r * step]);
+				break;
+			}
+			case 'q': {
+				const int64_t *v = (const int64_t *)c->data + at;
+				for (size_t r = 0; r < rows; r++)
+					out[r * k] = (uint64_t)v[r * step];
+				break;
+			}
+			case 'i': {
+				const int32_t *v = (const int32_t *)c->data + at;
+				for (size_t r = 0; r < rows; r++)
+					out[r * k] = (uint64_t)(int64_t)v[r * step];
+				break;
+			}
+			default: {
+				const int16_t *v = (const int16_t *)c->data + at;
+				for (size_t r = 0; r < rows; r++)
+					out[r * k] = (uint64_t)(int64_t)v[r * step];
+				break;
+			}
 			}
 		}
 	}
@@ -192,27 +218,31 @@ static int64_t distinct(const struct key_column *c, size_t n_cols, size_t n, siz
 			int64_t *inverse)
 {
 	struct row_set s = { .slots = 16, .k = k, .cap = 64 };
-	uint64_t w[MAX_KEY_WORDS];
+	uint64_t *w = malloc(BLOCK_ROWS * k * sizeof *w);
 	int64_t m = -1;
 
 	while (s.slots < 2 * n)
 		s.slots <<= 1;
 	s.slot = malloc(s.slots * sizeof *s.slot);
 	s.rows = malloc(s.cap * k * sizeof *s.rows);
-	if (!s.slot || !s.rows)
+	if (!w || !s.slot || !s.rows)
 		goto out;
 	memset(s.slot, 0xff, s.slots * sizeof *s.slot);
-	for (size_t i = 0; i < n; i++) {
-		row_words(c, n_cols, i, w);
-		int64_t r = row_set_find(&s, w);
-		if (r < 0)
-			goto out;
-		if ((size_t)r == s.n - 1 && first[r] < 0)
-			first[r] = (int64_t)i;
-		inverse[i] = r;
+	for (size_t i0 = 0; i0 < n; i0 += BLOCK_ROWS) {
+		size_t rows = n - i0 < BLOCK_ROWS ? n - i0 : BLOCK_ROWS;
+		block_words(c, n_cols, i0, rows, k, w);
+		for (size_t r = 0; r < rows; r++) {
+			int64_t d = row_set_find(&s, w + r * k);
+			if (d < 0)
+				goto out;
+			if ((size_t)d == s.n - 1 && first[d] < 0)
+				first[d] = (int64_t)(i0 + r);
+			inverse[i0 + r] = d;
+		}
 	}
 	m = (int64_t)s.n;
 out:
+	free(w);
 	free(s.slot);
 	free(s.rows);
 	return m;
