@@ -14,6 +14,7 @@ int sgpy_register_pcie(PyObject *m);         /* pcie.c: the PS-PCIe DMA */
 int sgpy_register_cpuops(PyObject *m);       /* hostpath.c: CPU memory operations, sleep until an IRQ */
 int sgpy_register_playback(PyObject *m);     /* playback.c: sink and DAC results as columns */
 int sgpy_register_textjoin(PyObject *m);     /* textjoin.c: byte pieces end to end (timeline writers) */
+int sgpy_register_compile(PyObject *m);      /* compile.c: the sequence compiler's per-BD passes */
 
 static const sgpy_register_fn registrations[] = {
 	sgpy_register_pcie,
@@ -23,6 +24,7 @@ static const sgpy_register_fn registrations[] = {
 	sgpy_register_fetchlog,
 	sgpy_register_playback,
 	sgpy_register_textjoin,
+	sgpy_register_compile,
 	sgdma_py_linux_register,
 	NULL,
 };

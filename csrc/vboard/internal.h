@@ -9,6 +9,7 @@
 #include "vboard.h"
 #include "bus/bus.h"
 #include "mem/cpuops.h"
+#include "dma/sink_log.h"
 
 /* The blocks' functions are internal to the extension (vboard.h is its API):
  * hidden, so calls between them skip the PLT and a file's own can inline. */
@@ -38,6 +39,8 @@ enum vb_phase {
 struct vb_qbd {                 /* a fetched BD on its way through the pipeline */
 	struct pg021_bd bd;
 	uint64_t addr, buf;
+	const uint8_t *host;      /* buf in host memory, found when the fetch checked it */
+	uint32_t host_len;        /* the bytes that check covered (one beat with the keyhole bit) */
 	uint32_t len, issued;
 	bool eof;
 	uint8_t stage;
@@ -148,11 +151,8 @@ struct vb_source {
 #define VB_SINK_MAX_PACKETS (1ull << 24)
 
 struct vb_sink {
-	uint8_t *data;
+	struct vb_sink_log log;   /* the bytes (dma/sink_log.c) */
 	uint64_t used;
-	size_t cap;
-	bool data_tried;          /* the reservation of the whole cap was tried */
-	bool data_mapped;         /* data is that reservation (munmap), not malloc'd */
 	struct vb_packet *pkts;
 	size_t n, cap_pkts;
 	uint64_t open_start;      /* offset of the packet without TLAST yet */
@@ -210,6 +210,7 @@ struct vb_board {
 	struct vb_bus bus;        /* register windows of every device (bus.c) */
 	struct vb_mem_region mem[VB_MAX_REGIONS];
 	unsigned n_mem;
+	unsigned mem_hit;         /* the region the last lookup found (a DMA walks one buffer) */
 	bool has_file_map;        /* some DDR is backed by a shared file (vb_mem_map_file) */
 	struct vb_fault faults[VB_MAX_FAULTS];
 	unsigned n_faults;

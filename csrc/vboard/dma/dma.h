@@ -97,7 +97,12 @@ void vb_sg_s2mm_fetch(vb_board *b, struct vb_chan *c, uint64_t t);
 /* S2MM: the phase ending at t (fetch, data, stream wait, write-back). */
 void vb_sg_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r);
 /* MM2S queue (SG fetches into it; simple mode puts one command in it). */
-uint64_t vb_sg_mm2s_next_event(const vb_board *b, struct vb_chan *c);
+uint64_t vb_sg_mm2s_find_next(const vb_board *b, struct vb_chan *c);
+/* The queue's next action time, kept until a step or a register write clears it. */
+static inline uint64_t vb_sg_mm2s_next_event(const vb_board *b, struct vb_chan *c)
+{
+	return c->mm2s.next_valid ? c->mm2s.t_next : vb_sg_mm2s_find_next(b, c);
+}
 void vb_sg_mm2s_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r);
 void vb_sg_mm2s_kick(vb_board *b, struct vb_chan *c);
 void vb_sg_mm2s_tail_moved(vb_board *b, struct vb_chan *c);
@@ -112,9 +117,8 @@ uint64_t vb_sg_mm2s_abort(struct vb_chan *c);
 uint64_t vb_mm2s_dm_time(const vb_board *b, struct vb_chan *c);
 /* Issue one read burst of the BD at queue index p->dm. */
 void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t);
-/* A BD's data leaves on the stream (the queue checked the buffer at fetch). */
-void vb_mm2s_emit(vb_board *b, struct vb_chan *c, uint64_t addr, uint64_t len, bool eof, uint64_t t_first,
-		  uint64_t t_last);
+/* A streamed BD's data leaves on the stream (its packet began at t_first). */
+void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64_t t_first);
 
 /* ---- s2mm.c (called by sg.c and channel.c) ---- */
 enum vb_s2mm_result {

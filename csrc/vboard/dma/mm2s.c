@@ -189,28 +189,34 @@ static void mm2s_read(vb_board *b, const struct vb_chan *c, uint8_t *dst, const 
 		dst[i] = src[i % b->data_bytes];
 }
 
-/* MM2S data leaves on the stream (the pipeline checked the buffer at fetch).
+/* MM2S data leaves on the stream.  The fetch checked the buffer and found its
+ * host memory (regions never move), so no lookup is repeated per BD unless
+ * the keyhole bit changed since and more bytes are read than were checked.
  * In timing-only mode (stream.sink_record = 0, no loopback) no byte is read. */
-void vb_mm2s_emit(vb_board *b, struct vb_chan *c, uint64_t addr, uint64_t len, bool eof, uint64_t t_first,
-		  uint64_t t_last)
+void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64_t t_first)
 {
-	uint8_t *host = NULL, *buf;
+	bool keyhole = vb_keyhole(c);
+	uint64_t len = e->len, need = keyhole ? b->data_bytes : len;
+	const uint8_t *buf = e->host;
 
 	c->stats.bytes_moved += len;
-	VB_COH_DMA(b, addr, (c->dmacr & PG021_CR_KEYHOLE) && len > b->data_bytes ? b->data_bytes : len, false, t_first);
+	VB_COH_DMA(b, e->buf, keyhole && len > b->data_bytes ? b->data_bytes : len, false, t_first);
 	if (!b->cfg.sink_record && !b->cfg.loopback) {
-		vb_sink_push(b, NULL, len, eof, t_first, t_last);
+		vb_sink_push(b, NULL, len, e->eof, t_first, e->t_last);
 		return;
 	}
-	if (vb_dma_access(b, addr, c->dmacr & PG021_CR_KEYHOLE ? b->data_bytes : len, &host) != VB_ACC_OK)
-		return;   /* cannot happen: checked when the BD was fetched */
-	buf = host;
-	if (c->dmacr & PG021_CR_KEYHOLE) {
-		buf = vb_scratch(b, len);
-		mm2s_read(b, c, buf, host, len);
+	if (need > e->host_len) {
+		uint8_t *host;
+		if (vb_dma_access(b, e->buf, need, &host) != VB_ACC_OK)
+			return;
+		buf = host;
 	}
-	vb_sink_push(b, buf, len, eof, t_first, t_last);
+	if (keyhole) {
+		uint8_t *copy = vb_scratch(b, len);
+		mm2s_read(b, c, copy, buf, len);
+		buf = copy;
+	}
+	vb_sink_push(b, buf, len, e->eof, t_first, e->t_last);
 	if (b->cfg.loopback)
-		vb_source_push(b, buf, len, eof, t_last);
+		vb_source_push(b, buf, len, e->eof, e->t_last);
 }
-

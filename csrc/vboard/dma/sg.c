@@ -88,6 +88,8 @@ static void fetch_done(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_rep
 		e->err_sr = PG021_SR_DMAINTERR, e->err_bd = PG021_BD_STS_INTERR;
 	else if ((acc = vb_dma_access(b, e->buf, vb_keyhole(c) ? b->data_bytes : e->len, &host)) != VB_ACC_OK)
 		e->err_sr = vb_access_sr_bit(acc), e->err_bd = vb_access_bd_bit(acc);
+	else
+		e->host = host, e->host_len = vb_keyhole(c) ? b->data_bytes : e->len;
 	c->next_bd = vb_bd_next(b, &e->bd);
 	if (e->err_sr || (!c->cyclic && e->addr == c->taildesc) || c->stopping)
 		p->fetch_stop = true;
@@ -161,7 +163,7 @@ static void head_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_repo
 			p->pkt_first = e->t_first;
 			r->ev |= VB_EV_PACKET_BEGINS;
 		}
-		vb_mm2s_emit(b, c, e->buf, e->len, e->eof, p->pkt_first, e->t_last);
+		vb_mm2s_emit(b, c, e, p->pkt_first);
 		if (e->eof)
 			p->pkt_open = false;
 		if (!vb_sg(b)) {
@@ -188,14 +190,12 @@ static uint64_t head_event(struct vb_chan *c) { return floor_at(&c->mm2s, head_t
  * fetch, then the data mover (the order the hardware's effects take). */
 enum { UNIT_HEAD, UNIT_FETCH, UNIT_DM };
 
-uint64_t vb_sg_mm2s_next_event(const vb_board *b, struct vb_chan *c)
+uint64_t vb_sg_mm2s_find_next(const vb_board *b, struct vb_chan *c)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	uint64_t t, d;
 	uint8_t unit = UNIT_HEAD;
 
-	if (p->next_valid)
-		return p->t_next;
 	/* the data mover's time changes only with its BD, its bursts or a new BD
 	 * in the queue: recomputed after those, reused after the other units' steps */
 	if (!p->dm_valid) {
@@ -329,6 +329,8 @@ void vb_sg_mm2s_simple(vb_board *b, struct vb_chan *c)
 	acc = vb_dma_access(b, e->buf, vb_keyhole(c) ? b->data_bytes : e->len, &host);
 	if (acc != VB_ACC_OK)
 		e->err_sr = vb_access_sr_bit(acc), e->err_bd = vb_access_bd_bit(acc);
+	else
+		e->host = host, e->host_len = vb_keyhole(c) ? b->data_bytes : e->len;
 }
 
 /* ==== S2MM: one BD at a time, the next one read ahead ======================== */

@@ -2,17 +2,11 @@
  * stream.c - AXI4-Stream endpoints: the MM2S sink that records packets by
  * TLAST, and the S2MM source queue (fed by software or by the loopback wire).
  */
-#define _GNU_SOURCE          /* MAP_ANONYMOUS, MAP_NORESERVE, MADV_HUGEPAGE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "internal.h"
-
-#ifndef MAP_NORESERVE        /* not every Unix has it: the reservation is then charged up front */
-#define MAP_NORESERVE 0
-#endif
 
 /* ---- MM2S sink ---------------------------------------------------------- */
 
@@ -29,53 +23,11 @@ static uint64_t sink_cap(const vb_board *b)
 	return b->cfg.sink_max_bytes ? b->cfg.sink_max_bytes : VB_SINK_MAX_BYTES;
 }
 
-/*
- * The byte log's storage: address space for the whole cap, reserved at the
- * first kept byte (MAP_NORESERVE: a page is taken only when written), so the
- * log never moves or is copied as it grows.  Past its first 2 MiB it asks for
- * transparent huge pages (one fault per 2 MiB instead of per 4 KiB: at 8 KiB
- * per BD the faults cost more than the copy); a small log keeps small pages,
- * as zeroing a huge page for a few packets would cost more than it saves.
- * Where the address space is too small for the reservation, the log grows by
- * realloc instead.
- */
-#define SINK_SMALL_PAGES_BYTES ((size_t)2 << 20)
-
-static void sink_reserve(vb_board *b, struct vb_sink *s)
-{
-	uint64_t cap = sink_cap(b);
-	void *p;
-
-	s->data_tried = true;
-	if (cap > SIZE_MAX)
-		return;
-	p = mmap(NULL, (size_t)cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return;
-#ifdef MADV_HUGEPAGE
-	if (cap > SINK_SMALL_PAGES_BYTES)   /* a hint: refused, the pages stay small */
-		(void)madvise((uint8_t *)p + SINK_SMALL_PAGES_BYTES, (size_t)cap - SINK_SMALL_PAGES_BYTES,
-			      MADV_HUGEPAGE);
-#endif
-	s->data = p;
-	s->cap = (size_t)cap;
-	s->data_mapped = true;
-}
-
 static bool sink_keep_bytes(vb_board *b, struct vb_sink *s, const uint8_t *data, uint64_t len)
 {
-	if (s->used + len > sink_cap(b))
+	if (s->used + len > sink_cap(b) || !vb_sink_log_fit(&s->log, sink_cap(b), s->used + len))
 		return false;
-	if (!s->data_tried)
-		sink_reserve(b, s);
-	if (s->used + len > s->cap) {   /* only without the reservation, which spans the cap */
-		uint8_t *p = vb_grow(s->data, &s->cap, (size_t)(s->used + len), 1);
-
-		if (!p)
-			return false;
-		s->data = p;
-	}
-	memcpy(s->data + s->used, data, len);
+	vb_sink_log_write(&s->log, s->used, data, len);
 	s->used += len;
 	return true;
 }
@@ -159,7 +111,7 @@ const struct vb_packet *vb_sink_packet(vb_board *b, size_t i)
 	return i < b->sink.n ? &b->sink.pkts[i] : NULL;
 }
 
-const uint8_t *vb_sink_data(vb_board *b) { return b->sink.data; }
+const uint8_t *vb_sink_data(vb_board *b) { return b->sink.log.data; }
 
 uint64_t vb_sink_open_bytes(vb_board *b)
 {
@@ -168,20 +120,22 @@ uint64_t vb_sink_open_bytes(vb_board *b)
 }
 
 /* Drops recorded packets; an open packet keeps its bytes so TLAST still
- * delimits it correctly. */
+ * delimits it correctly.  The log's pages beyond a small head go back to the
+ * host, so a long sweep that records and clears holds no more than a trial. */
 void vb_sink_clear(vb_board *b)
 {
 	struct vb_sink *s = &b->sink;
 	vb_sync(b);
 	if (s->open && b->cfg.sink_record && !s->open_dropped) {
 		uint64_t n = s->used - s->open_start;
-		memmove(s->data, s->data + s->open_start, n);
+		memmove(s->log.data, s->log.data + s->open_start, n);
 		s->used = n;
 	} else {
 		s->used = 0;
 	}
 	s->open_start = 0;
 	s->n = 0;
+	vb_sink_log_trim(&s->log, s->used);
 }
 
 /* ---- S2MM source -------------------------------------------------------- */
@@ -317,9 +271,6 @@ void vb_stream_fini(vb_board *b)
 	for (size_t i = 0; i < q->count; i++)
 		free(q->q[(q->head + i) % q->cap].data);
 	free(q->q);
-	if (b->sink.data_mapped)
-		munmap(b->sink.data, b->sink.cap);
-	else
-		free(b->sink.data);
+	vb_sink_log_free(&b->sink.log);
 	free(b->sink.pkts);
 }

@@ -61,14 +61,31 @@ void vb_mem_fini(vb_board *b)
 	b->n_mem = 0;
 }
 
-static struct vb_mem_region *find(vb_board *b, uint64_t addr, uint64_t len)
+static inline bool region_holds(const struct vb_mem_region *m, uint64_t addr, uint64_t len)
+{
+	return addr >= m->r.base && len <= m->r.size && addr - m->r.base <= m->r.size - len;
+}
+
+static struct vb_mem_region *find_slow(vb_board *b, uint64_t addr, uint64_t len)
 {
 	for (unsigned i = 0; i < b->n_mem; i++) {
-		struct vb_mem_region *m = &b->mem[i];
-		if (addr >= m->r.base && len <= m->r.size && addr - m->r.base <= m->r.size - len)
-			return m;
+		if (region_holds(&b->mem[i], addr, len)) {
+			b->mem_hit = i;
+			return &b->mem[i];
+		}
 	}
 	return NULL;
+}
+
+/* Regions do not overlap, so the one the last lookup found is tried first
+ * (a DMA walks one buffer and one ring). */
+static inline struct vb_mem_region *find(vb_board *b, uint64_t addr, uint64_t len)
+{
+	struct vb_mem_region *m = &b->mem[b->mem_hit];
+
+	if (b->mem_hit < b->n_mem && region_holds(m, addr, len))
+		return m;
+	return find_slow(b, addr, len);
 }
 
 void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len)

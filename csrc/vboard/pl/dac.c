@@ -43,6 +43,26 @@ const struct vb_dac *vb_dac_state(vb_board *b)
 
 static uint64_t due(const struct vb_dac *d, uint64_t beat) { return d->t0 + beat * d->beat_ps; }
 
+/*
+ * Once the FIFO holds a beat back (its room, not the clock, sets the edge), every
+ * later beat of the burst but the last is held back too, plays on the first edge
+ * at or after due(j - depth) and cannot underflow, when
+ *   beat_ps >= clk_ps + 4: due(j + 1 - depth) is past the edge of beat j, so the
+ *     FIFO keeps binding (vb_edge_index grows by >= 1 per beat_ps step: its
+ *     quotient grows by beat_ps / clk_ps > 1, its rounding is far below that);
+ *   depth * beat_ps >= clk_ps + 4: that edge (< due(j - depth) + clk_ps) is before
+ *     due(j), so no underflow and t0 stays put;
+ *   times stay inside the span where the edge formulas are exact.
+ * Those beats then need no per-beat test: the burst's middle is skipped in one step,
+ * exactly (each beat's edge is still computed when the PL trace records it).
+ */
+static inline bool fifo_bound_middle(const vb_board *b, const struct vb_dac *d, uint64_t j_end)
+{
+	double step = (double)d->beat_ps;
+	return step >= b->clk_ps + 4.0 && (double)d->fifo_beats * step >= b->clk_ps + 4.0 &&
+	       due(d, j_end) < b->edge_exact_end;
+}
+
 /* Timing of n beats ready from `ready` (the last one not before `last_ready`),
  * the first of which starts a gate when gate_start, the last of which carries
  * TLAST when eof; returns the first and last beat's entry into the DAC FIFO.
@@ -60,8 +80,13 @@ void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, 
 		if (i == n - 1 && k_data > k)
 			k = k_data;
 		/* FIFO room: beat j enters once beat j - depth was played */
-		if (j >= d->fifo_beats && vb_edge_index(b, due(d, j - d->fifo_beats)) > k)
-			k = vb_edge_index(b, due(d, j - d->fifo_beats));
+		bool held = false;
+		if (j >= d->fifo_beats) {
+			uint64_t k_room = vb_edge_index(b, due(d, j - d->fifo_beats));
+			held = k_room >= k && k_room > 0;   /* > 0: not clamped at edge 0 */
+			if (k_room > k)
+				k = k_room;
+		}
 		t = vb_edge_time(b, k);
 		if (!d->started) {
 			d->started = true;
@@ -95,6 +120,20 @@ void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, 
 		vb_trace_beat(b, t, eof && i == n - 1);
 		if (i == 0)
 			*first = t;
+#ifndef VB_DAC_NO_SHORTCUTS   /* tests/c/dac_shortcuts.c: the same answers without it */
+		/* beats i+1 .. n-2 held back by the FIFO like this one: one step (the last beat waits for data) */
+		if (held && i + 2 < n && fifo_bound_middle(b, d, d->beats + (n - 2 - i))) {
+			uint64_t skip = n - 2 - i;
+			for (uint64_t s = 0; b->trace.on && s < skip; s++)
+				vb_trace_beat(b, vb_edge_time(b, vb_edge_index(b, due(d, d->beats + s - d->fifo_beats))),
+					      false);
+			d->beats += skip;
+			k = vb_edge_index(b, due(d, d->beats - 1 - d->fifo_beats));
+			i += (uint32_t)skip;
+		}
+#else
+		(void)held;
+#endif
 	}
 	d->t_last_play = due(d, d->beats - 1);
 	*last = t;

@@ -1,10 +1,11 @@
-"""Circuit -> BD chain, in bulk with numpy (CSR tables, np.repeat, cumsum).
+"""Circuit -> BD chain, in bulk: numpy over distinct rows, one C pass (csrc/python/compile.c) per
+per-application step.
 
 Two steps, so that recalibration can redo the second alone:
 
-1. ``resolve``: applications -> *variants* (distinct gate + parameter values, found
-   with one ``np.unique`` over the columns) -> segment ids.  Python loops run per
-   gate definition and per variant, never per application.
+1. ``resolve``: applications -> distinct (gate, parameters, qubits) rows (one hashing pass)
+   -> *variants* (distinct gate + parameter values after defaults) -> segment ids.  Python
+   loops run per gate definition and per variant, never per application.
 2. ``lay_out``: segment uses -> BDs, through the store's piece table (a segment over
    the BD length limit is several BDs).
 
@@ -25,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from sgdma.hw import pg021 as P
+from sgdma import _core
 from sgdma.sequence.arrays import distinct
 from sgdma.sequence.circuit import Columns
 from sgdma.sequence.errors import CircuitError
@@ -66,14 +67,6 @@ class BdLayout:
         return len(self.addresses)
 
 
-def runs(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For groups of ``counts`` items: (group of each item, position within its group)."""
-    counts = np.asarray(counts, np.int64)
-    group = np.repeat(np.arange(len(counts)), counts)
-    starts = np.cumsum(counts) - counts
-    return group, np.arange(len(group)) - starts[group]
-
-
 def _factorize(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(sorted distinct values, each item's index into them), without an argsort: small non-negative
     integers by counting, a constant column at once, others by one sort of the values and a search."""
@@ -91,12 +84,26 @@ def _factorize(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values, np.searchsorted(values, col)
 
 
+def _sorted_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """unique_rows by one lexicographic sort of the rows (finite values): fewer numpy calls, for few rows."""
+    order = np.lexsort(keys.T[::-1])
+    rows = keys[order]
+    new = np.empty(len(rows), bool)
+    new[:1] = True
+    np.any(rows[1:] != rows[:-1], axis=1, out=new[1:])
+    inverse = np.empty(len(keys), np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return rows[new], inverse
+
+
 def unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """np.unique(keys, axis=0, return_inverse=True), faster: factorize each column, then count the
     mixed-radix code of each row (row sorting is ~10x slower); the distinct rows come back from their codes."""
     if not np.isfinite(keys).all():                        # NaN never equals itself: keep numpy's own rules
         uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
         return uniq, inverse.reshape(-1)
+    if len(keys) <= 1024:                                  # few rows (the distinct rows of a circuit): one sort
+        return _sorted_rows(keys)
     code = np.zeros(len(keys), np.int64)
     radix = 1
     columns = []
@@ -117,22 +124,41 @@ def unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return uniq, inverse.reshape(-1)
 
 
-def variant_keys(cols: Columns, library: GateLibrary) -> tuple[np.ndarray, list]:
-    """Key rows (gate id, parameter values with defaults filled in and unused ones zeroed),
-    checked per gate definition.  Returns (keys, gate definitions by vocabulary id).  Tables per gate
-    definition, applied to whole columns; any violation is reported by the per-definition check below."""
-    present = np.bincount(cols.gate_ids, minlength=len(cols.gate_names)) > 0 if len(cols) else \
-        np.zeros(len(cols.gate_names), bool)
-    defs = [library.gate(name, f" (application #{int(np.argmax(cols.gate_ids == gid))})") if present[gid] else None
-            for gid, name in enumerate(cols.gate_names)]
-    keys = np.empty((len(cols), 1 + len(cols.param_names)))
-    keys[:, 0] = cols.gate_ids
-    gid = cols.gate_ids
-    bad = np.zeros(len(cols), bool)
-    for j, p in enumerate(cols.param_names):               # per parameter name, over every application
+def variants(cols: Columns, library: GateLibrary) -> tuple[np.ndarray, np.ndarray, list]:
+    """(distinct variant keys in np.unique(axis=0)'s order, each application's index into them, gate definitions
+    by vocabulary id).  The applications' distinct (gate, parameters, qubits) rows are found in one C pass;
+    the rules and defaults then run over those rows only, never per application."""
+    columns = [np.ascontiguousarray(c) for c in (cols.gate_ids, cols.params, cols.qubits)]
+    first, row_of_app = (np.frombuffer(b, np.int64) for b in _core.distinct_rows(columns))
+    n_p = len(cols.param_names)
+    rows = np.empty((len(first), 1 + n_p + cols.qubits.shape[1]))
+    rows[:, 0] = cols.gate_ids[first]
+    rows[:, 1:1 + n_p] = cols.params[first]
+    rows[:, 1 + n_p:] = cols.qubits[first]
+    keys, defs = variant_keys(cols, rows, library)
+    uniq, variant_of_row = unique_rows(keys)
+    return uniq, variant_of_row[row_of_app], defs
+
+
+def variant_keys(cols: Columns, rows: np.ndarray, library: GateLibrary) -> tuple[np.ndarray, list]:
+    """Key rows (gate id, parameter values with defaults filled in and unused ones zeroed) of distinct
+    application ``rows`` (gate id, cols.param_names' values, qubits), checked per gate definition.  Returns
+    (keys, gate definitions by vocabulary id).  Tables per gate definition, applied to whole columns; any
+    violation is reported, as the user reads the file, by the per-definition check below."""
+    gid = rows[:, 0].astype(np.int64)
+    present = np.zeros(len(cols.gate_names), bool)
+    present[gid] = True
+    defs = [None if not present[g] else library.gate(name) if name in library else
+            library.gate(name, f" (application #{int(np.argmax(cols.gate_ids == g))})")
+            for g, name in enumerate(cols.gate_names)]
+    n_p = len(cols.param_names)
+    keys = np.empty((len(rows), 1 + n_p))
+    keys[:, 0] = gid
+    bad = np.zeros(len(rows), bool)
+    for j, p in enumerate(cols.param_names):               # per parameter name, over every distinct row
         uses = np.array([d is not None and p in d.params for d in defs], bool)[gid]
         default = np.array([d.params[p] if d is not None and p in d.params else np.nan for d in defs])[gid]
-        col = cols.params[:, j]
+        col = rows[:, 1 + j]
         given = ~np.isnan(col)
         value = np.where(given, col, default)
         bad |= (~uses & given) | (uses & np.isnan(value))
@@ -141,7 +167,7 @@ def variant_keys(cols: Columns, library: GateLibrary) -> tuple[np.ndarray, list]
                 for d in defs]
     bad |= np.array([bool(r) for r in required], bool)[gid]
     need_q = np.array([d.qubits if d is not None and d.qubits else 0 for d in defs], np.int64)[gid]
-    n_qubits = (cols.qubits >= 0).sum(axis=1)
+    n_qubits = (rows[:, 1 + n_p:] >= 0).sum(axis=1)
     bad |= (need_q != 0) & (n_qubits != 0) & (n_qubits != need_q)
     if bad.any():
         _check_per_definition(cols, defs)                  # raises the first error, as the user reads the file
@@ -205,8 +231,7 @@ def resolve(cols: Columns, repeat: int, library: GateLibrary,
         raise CircuitError("the circuit has no gate applications", "append at least one gate")
     check_bds(len(cols) * int(repeat), max_bds, f"the circuit ({len(cols)} applications x repeat {repeat})",
               too_many)
-    keys, defs = variant_keys(cols, library)
-    uniq, inverse = unique_rows(keys)
+    uniq, inverse, defs = variants(cols, library)
     sids = []
     for row in uniq:                                       # per variant
         gate = defs[int(row[0])]
@@ -214,36 +239,24 @@ def resolve(cols: Columns, repeat: int, library: GateLibrary,
                   for p, d in gate.params.items()}
         sids.append(np.asarray(variant_sids(gate.name, values), np.int64))
     v_len = np.array([len(s) for s in sids], np.int64)
-    v_ptr = np.cumsum(v_len) - v_len
     v_flat = np.concatenate(sids)
     check_bds(int(v_len[inverse].sum()) * int(repeat), max_bds, f"the circuit (x repeat {repeat})", too_many)
     app_variant = np.tile(inverse.astype(np.int64), repeat)
     uses = v_len[app_variant]
-    app_of_use, within = runs(uses)
-    use_sid = v_flat[v_ptr[app_variant][app_of_use] + within]
+    use_sid = np.frombuffer(_core.expand_uses(app_variant, v_len, v_flat), np.int64)
     return Program(list(cols.gate_names), np.tile(cols.gate_ids, repeat), app_variant,
                    np.tile(cols.qubits, (repeat, 1)), uses, use_sid, sids)
 
 
 def lay_out(program: Program, table: PieceTable) -> BdLayout:
-    """Segment uses -> BDs: pieces of each segment, SOF/EOF per gate application."""
-    pieces = table.n_pieces[program.use_sid]
-    if (pieces == 0).any():
+    """Segment uses -> BDs: pieces of each segment, SOF/EOF per gate application (one pass in C)."""
+    cols = _core.lay_out_bds(program.use_sid, program.uses_per_app, table.address, table.nbytes, table.n_pieces,
+                             table.piece_bytes)
+    if cols is None:
         raise CircuitError("a resolved segment no longer exists in the store (was it removed?)",
                            "recompile the circuit")
-    bd_use, bd_piece = runs(pieces)
-    bd_sid = program.use_sid[bd_use]
-    offset = bd_piece.astype(np.uint64) * np.uint64(table.piece_bytes)
-    addresses = table.address[bd_sid] + offset
-    lengths = np.minimum(np.uint64(table.piece_bytes), table.nbytes[bd_sid] - offset).astype(np.uint32)
-    use_start = np.cumsum(program.uses_per_app) - program.uses_per_app
-    bds_per_app = np.add.reduceat(pieces, use_start)
-    gate_bd_end = np.cumsum(bds_per_app) - 1
-    gate_first = gate_bd_end - bds_per_app + 1
-    flags = np.zeros(len(addresses), np.uint8)
-    flags[gate_first] |= P.SG_BD_SOF
-    flags[gate_bd_end] |= P.SG_BD_EOF
-    gate_bytes = np.add.reduceat(lengths.astype(np.uint64), gate_first)
+    addresses, lengths, flags, bd_sid, gate_bd_end, gate_bytes = (
+        np.frombuffer(c, t) for c, t in zip(cols, (np.uint64, np.uint32, np.uint8, np.int64, np.int64, np.uint64)))
     return BdLayout(addresses, lengths, flags, bd_sid, gate_bd_end, gate_bytes)
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 
 from sgdma.hw import pg021 as P
-from sgdma.sequence.arrays import distinct
 from sgdma.sequence.compiler import BdLayout, Program, lay_out
 from sgdma.sequence.errors import RingBusyError, StaleRingError
 from sgdma.sequence.memory import BD_BYTES
@@ -30,7 +29,8 @@ class RingSlot:
                  layout: BdLayout, cyclic: bool):
         self.owner, self.id, self.epoch, self.name = owner, slot_id, epoch, name
         self.program, self.layout, self.cyclic = program, layout, cyclic
-        self.sids = frozenset(distinct(program.use_sid).tolist())
+        # every variant is played (variants are the distinct rows of the circuit): its ids are the ring's
+        self.sids = frozenset(np.concatenate(program.variant_sids).tolist())
         self.live, self.ended = True, ""
         self.ring = None
         self.install(layout)
