@@ -109,3 +109,14 @@ def test_distinct_rows_refuses_mismatched_columns():
         _core.distinct_rows([np.zeros(3, np.int32), np.zeros(4)])
     with pytest.raises(ValueError, match="column 0"):
         _core.distinct_rows([np.zeros(3, np.uint8)])
+
+
+def test_lay_out_bds_refuses_a_bd_count_that_wraps():
+    """Four uses of one segment of 2^62 one-byte pieces make 2^64 BDs: the count must be refused, not wrap to
+    0 (columns of 0 BDs, then 2^62 written into them: a crash)."""
+    from sgdma import _core
+
+    big = 1 << 62
+    with pytest.raises(ValueError, match="lay_out_bds: the segment uses up to use_sid\\[0\\] make more than"):
+        _core.lay_out_bds(np.zeros(4, np.int64), np.array([4], np.int64), np.zeros(1, np.uint64),
+                          np.array([big], np.uint64), np.array([big], np.int64), 1)

@@ -33,7 +33,7 @@ static int get_u64s(PyObject *o, Py_buffer *v, size_t *n, const char *what)
 	const char *f = v->format ? v->format : "B";
 	if (*f == '<' || *f == '=' || *f == '@')
 		f++;
-	if (v->itemsize != 8 || !strchr("qQlL", *f) || f[1]) {
+	if (v->itemsize != 8 || !*f || !strchr("qQlL", *f) || f[1]) {   /* strchr finds the NUL too */
 		PyErr_Format(PyExc_TypeError, "%s: expected a contiguous array of 8-byte integers", what);
 		PyBuffer_Release(v);
 		return -1;
@@ -79,6 +79,11 @@ static PyObject *py_expand_uses(PyObject *self, PyObject *args)
 		if (a[i] < 0 || (uint64_t)a[i] >= n_var) {
 			PyErr_Format(PyExc_IndexError, "app_variant[%zu] = %lld: no such variant (%zu)", i,
 				     (long long)a[i], n_var);
+			goto free_ptr;
+		}
+		if ((uint64_t)vl[a[i]] > (uint64_t)PY_SSIZE_T_MAX / 8 - total) {   /* would wrap: too little memory */
+			PyErr_Format(PyExc_ValueError, "expand_uses: the applications up to app_variant[%zu] use more than "
+				     "%zd segment ids", i, PY_SSIZE_T_MAX / 8);
 			goto free_ptr;
 		}
 		total += (uint64_t)vl[a[i]];
@@ -276,8 +281,10 @@ static PyObject *py_distinct_rows(PyObject *self, PyObject *arg)
 		const char *f = b->format ? b->format : "B";
 		if (*f == '<' || *f == '=' || *f == '@')
 			f++;
-		char t = *f == 'l' && b->itemsize == 8 ? 'q' : *f;
-		int ok = !f[1] && b->ndim >= 1 && b->ndim <= 2 && ((t == 'd' && b->itemsize == 8) ||
+		/* integers by size, not by C type: numpy's int32 is 'l' where long is 32 bits (armhf, Windows) */
+		char t = !*f || !strchr("hilq", *f) || f[1] ? *f : b->itemsize == 8 ? 'q' : b->itemsize == 4 ? 'i'
+			: b->itemsize == 2 ? 'h' : *f;
+		int ok = *f && !f[1] && b->ndim >= 1 && b->ndim <= 2 && ((t == 'd' && b->itemsize == 8) ||
 			(t == 'q' && b->itemsize == 8) || (t == 'i' && b->itemsize == 4) || (t == 'h' && b->itemsize == 2));
 		size_t rows = b->ndim ? (size_t)b->shape[0] : 0, width = b->ndim == 2 ? (size_t)b->shape[1] : 1;
 		if (!ok || (got && rows != n) || k + width > MAX_KEY_WORDS) {
@@ -416,6 +423,12 @@ static PyObject *py_lay_out_bds(PyObject *self, PyObject *args)
 		if (t.n_pieces[sid] == 0) {     /* the segment left the store */
 			out = Py_None;
 			Py_INCREF(out);
+			goto release;
+		}
+		/* the sum is the columns' size: bounded here, as wrapping would allocate too little */
+		if ((uint64_t)t.n_pieces[sid] > (uint64_t)PY_SSIZE_T_MAX / 8 - n_bds) {
+			PyErr_Format(PyExc_ValueError, "lay_out_bds: the segment uses up to use_sid[%zu] make more than "
+				     "%zd BDs; play fewer or shorter segments", i, PY_SSIZE_T_MAX / 8);
 			goto release;
 		}
 		n_bds += (uint64_t)t.n_pieces[sid];
