@@ -80,6 +80,30 @@ def _is_index(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
+def _qubit_block(qubits, n: int) -> np.ndarray:
+    """extend's qubits (n values or n rows, -1 = none) as the (n, MAX_QUBITS) int16 column: whole numbers in
+    range, checked before the cast (int16 would truncate 1.5, take True as 1 and wrap 40000)."""
+    qa = np.asarray(qubits)
+    if qa.size and (qa.dtype.kind not in "iu" or qa.min() < -1 or qa.max() > QUBIT_MAX):
+        bad = (qa.reshape(-1)[0] if qa.dtype.kind not in "iu" else qa.min() if qa.min() < -1 else qa.max()).item()
+        raise CircuitError(f"extend: qubit {bad!r} (qubits of dtype {qa.dtype}): a qubit is a whole number from 0 "
+                           f"to {QUBIT_MAX}, or -1 for none", "give qubits as an integer array, e.g. np.int16")
+    if (qa.size % n or qa.size // n > MAX_QUBITS) if n else qa.size:
+        raise CircuitError(f"extend: {qa.size} qubit values for {n} applications",
+                           f"give one row of up to {MAX_QUBITS} qubits per application")
+    out = np.full((n, MAX_QUBITS), -1, np.int16)
+    if n:
+        rows = qa.astype(np.int16).reshape(n, -1)
+        out[:, :rows.shape[1]] = rows
+        srt = np.sort(out, axis=1)
+        dup = ((srt[:, 1:] == srt[:, :-1]) & (srt[:, 1:] >= 0)).any(axis=1)
+        if dup.any():
+            i = int(np.argmax(dup))
+            raise CircuitError(f"extend: application {i} names qubit {int(srt[i][1:][(srt[i][1:] == srt[i][:-1])][0])} "
+                               "twice", "give distinct qubits per application")
+    return out
+
+
 def _plain_qubits(v):
     """The qubit row of a plain entry (none, one int, or a list of distinct ints in range), else None."""
     if v is None:
@@ -177,8 +201,7 @@ class Circuit:
         cols = {k: np.broadcast_to(np.asarray(v, np.float64), (n,)).copy() for k, v in (params or {}).items()}
         q = np.full((n, MAX_QUBITS), -1, np.int16)
         if qubits is not None:
-            qa = np.asarray(qubits, np.int16).reshape(n, -1)
-            q[:, :qa.shape[1]] = qa
+            q[:, :] = _qubit_block(qubits, n)
         self._flush()
         self._blocks.append((ids, cols, q))
         self._columns = None
