@@ -465,5 +465,7 @@ static PyMethodDef compile_methods[] = {
 
 int sgpy_register_compile(PyObject *m)
 {
+	if (PyModule_AddIntConstant(m, "DISTINCT_ROWS_MAX_VALUES", MAX_KEY_WORDS) < 0)   /* compiler.py folds wider rows */
+		return -1;
 	return PyModule_AddFunctions(m, compile_methods);
 }
