@@ -197,3 +197,13 @@ def test_extend_takes_integer_qubit_rows_and_none_markers():
         Circuit("x").extend(["rx"], [0, 0], {"theta": [1.0, 1.0]}, qubits=[0, 1, 2])
     with pytest.raises(CircuitError, match="application 1 names qubit 4 twice"):
         Circuit("x").extend(["ms"], [0, 0], qubits=[[0, 1], [4, 4]])
+
+
+def test_qubits_as_a_range_a_generator_or_a_0d_array_still_work():
+    """Any sequence of whole numbers names qubits, as before the whole-number rule (range(2) was refused as
+    "not a bool, a float or text"); a 0-d array is one value; a dict is no list of qubits."""
+    c = Circuit().append("ms", range(2)).append("ms", (q for q in (3, 1))).append("rx", np.array(4), theta=1.0)
+    assert c.columns().qubits.tolist() == [[0, 1], [3, 1], [4, -1]]
+    for bad in (np.array(1.5), {0: 1}):
+        with pytest.raises(CircuitError, match="a qubit is a whole number"):
+            Circuit().append("rx", bad, theta=1.0)

@@ -16,6 +16,7 @@ loops over applications.  File schema (TOML; JSON has the same shape)::
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,7 +65,11 @@ def _qubit_row(qubits) -> tuple[int, int]:
         return _NO_QUBITS
     if type(qubits) is int and 0 <= qubits <= QUBIT_MAX:           # the common case of a file: one qubit
         return (qubits,) + _NO_QUBITS[1:]
-    q = [qubits] if np.isscalar(qubits) else list(qubits) if isinstance(qubits, (list, tuple, np.ndarray)) else None
+    if isinstance(qubits, np.ndarray) and qubits.ndim == 0:          # a 0-d array is one value
+        qubits = qubits[()]
+    # one value (text included: refused below), or any sequence of values (a list, a range, a generator)
+    q = [qubits] if np.isscalar(qubits) else None if isinstance(qubits, dict) else \
+        list(qubits) if isinstance(qubits, Iterable) else None
     if q is None or not all(_is_index(x) for x in q):
         raise CircuitError(f"qubits {qubits!r}: a qubit is a whole number (not a bool, a float or text)",
                            f"give up to {MAX_QUBITS} qubit indices from 0 to {QUBIT_MAX}, e.g. qubit = 0 or qubits = [0, 1]")
