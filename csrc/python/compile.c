@@ -92,10 +92,14 @@ static PyObject *py_expand_uses(PyObject *self, PyObject *args)
 	out = out_column(total, 8, (void **)&use);
 	if (out) {
 		Py_BEGIN_ALLOW_THREADS
+		int64_t *end = use + total;       /* inputs re-read without the GIL: stay inside the column */
 		for (size_t i = 0; i < n_app; i++) {
-			const int64_t *from = vf + ptr[a[i]];
-			for (int64_t k = 0; k < vl[a[i]]; k++)   /* mostly 1 or 2 ids: no memcpy call */
-				*use++ = from[k];
+			int64_t v = a[i];
+			if (v < 0 || (uint64_t)v >= n_var)
+				continue;
+			const int64_t *from = vf + ptr[v];
+			for (int64_t k = 0; k < vl[v] && use < end && ptr[v] + k < (int64_t)n_flat; k++)
+				*use++ = from[k];          /* mostly 1 or 2 ids: no memcpy call */
 		}
 		Py_END_ALLOW_THREADS
 	}
@@ -337,17 +341,21 @@ struct bd_columns {
 
 /* Every BD of every gate: pieces of each used segment, SOF on a gate's first BD, EOF on its last. */
 static void lay_out_bds(const struct piece_table *t, const int64_t *use_sid, const int64_t *uses, size_t n_apps,
-			struct bd_columns *c)
+			size_t n_uses, size_t n_bds, struct bd_columns *c)
 {
 	size_t bd = 0, u = 0;
 
+	/* The inputs were checked with the GIL held and are read again without it: the loop stays inside the
+	 * columns even if another thread rewrote them meanwhile (its answer is then the racing caller's problem). */
 	for (size_t g = 0; g < n_apps; g++) {
 		size_t first = bd;
 		uint64_t bytes = 0;
-		for (int64_t k = 0; k < uses[g]; k++, u++) {
+		for (int64_t k = 0; k < uses[g] && u < n_uses; k++, u++) {
 			int64_t sid = use_sid[u];
+			if (sid < 0 || (uint64_t)sid >= t->n_sids)
+				continue;
 			uint64_t base = t->address[sid], left = t->nbytes[sid];
-			for (int64_t p = 0; p < t->n_pieces[sid]; p++, bd++) {
+			for (int64_t p = 0; p < t->n_pieces[sid] && bd < n_bds; p++, bd++) {
 				uint64_t n = left < t->piece_bytes ? left : t->piece_bytes;
 				c->address[bd] = base + (uint64_t)p * t->piece_bytes;
 				c->length[bd] = (uint32_t)n;
@@ -357,6 +365,8 @@ static void lay_out_bds(const struct piece_table *t, const int64_t *use_sid, con
 				bytes += n;
 			}
 		}
+		if (bd == first)          /* only when the inputs changed under the loop */
+			continue;
 		c->flags[first] |= SG_BD_SOF;
 		c->flags[bd - 1] |= SG_BD_EOF;
 		c->gate_end[g] = (int64_t)bd - 1;
@@ -440,7 +450,7 @@ static PyObject *py_lay_out_bds(PyObject *self, PyObject *args)
 	    || !(col[5] = out_column(n_apps, 8, (void **)&c.gate_bytes)))
 		goto release;
 	Py_BEGIN_ALLOW_THREADS
-	lay_out_bds(&t, use_sid, uses, n_apps, &c);
+	lay_out_bds(&t, use_sid, uses, n_apps, n_uses, (size_t)n_bds, &c);
 	Py_END_ALLOW_THREADS
 	out = PyTuple_Pack(6, col[0], col[1], col[2], col[3], col[4], col[5]);
 release:
