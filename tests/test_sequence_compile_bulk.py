@@ -109,3 +109,49 @@ def test_distinct_rows_refuses_mismatched_columns():
         _core.distinct_rows([np.zeros(3, np.int32), np.zeros(4)])
     with pytest.raises(ValueError, match="column 0"):
         _core.distinct_rows([np.zeros(3, np.uint8)])
+
+
+def test_lay_out_bds_refuses_a_bd_count_that_wraps():
+    """Four uses of one segment of 2^62 one-byte pieces make 2^64 BDs: the count must be refused, not wrap to
+    0 (columns of 0 BDs, then 2^62 written into them: a crash)."""
+    from sgdma import _core
+
+    big = 1 << 62
+    with pytest.raises(ValueError, match="lay_out_bds: the segment uses up to use_sid\\[0\\] make more than"):
+        _core.lay_out_bds(np.zeros(4, np.int64), np.array([4], np.int64), np.zeros(1, np.uint64),
+                          np.array([big], np.uint64), np.array([big], np.int64), 1)
+
+
+def test_distinct_rows_of_any_width_match_a_python_set_over_the_rows():
+    """Rows wider than one C pass takes (a circuit naming many parameters) against dict insertion order."""
+    from sgdma import _core
+    from sgdma.sequence.compiler import _distinct_rows
+
+    rng = np.random.default_rng(9)
+    n, w = 3000, 3 * _core.DISTINCT_ROWS_MAX_VALUES + 5
+    ids = rng.integers(0, 3, n).astype(np.int32)
+    params = rng.choice([0.0, -0.0, np.nan, 1.0], (n, w), p=[0.4, 0.1, 0.4, 0.1])
+    params[:, :w - 2] = params[0, :w - 2]                       # rows differ in the last values only (and ids)
+    qubits = rng.integers(-1, 1, (n, 2)).astype(np.int16)
+    first, inverse = _distinct_rows([ids, params, qubits])
+    seen: dict = {}
+    want_inv = [seen.setdefault((int(ids[i]),) + tuple("nan" if v != v else float(v) for v in params[i])
+                                + tuple(qubits[i].tolist()), (len(seen), i))[0] for i in range(n)]
+    assert 1 < len(seen) < n
+    assert first.tolist() == [i for _, i in seen.values()]
+    assert inverse.tolist() == want_inv
+
+
+def test_a_gate_with_more_parameters_than_one_pass_takes_compiles():
+    """70 parameters (distinct_rows took at most 61 beside the gate id and qubits: a ValueError from _core):
+    three applications, two distinct rows, one 64-byte BD each."""
+    board = sgdma.VirtualBoard("pg021", seed=1)
+    seq = Sequencer(board, sgdma.AxiDma(board), library=None)
+    seq.add_segment("s", np.arange(64, dtype=np.uint8))
+    names = [f"p{i}" for i in range(70)]
+    seq.library.add_gate("wide", ["s"], params={p: 0.0 for p in names})
+    c = Circuit("wide")
+    for k in (0, 1, 0):
+        c.append("wide", None, **{p: float(k) for p in names})
+    ring = seq.compile(c)
+    assert ring.n_bds == 3 and ring.gate_bytes.tolist() == [64, 64, 64]

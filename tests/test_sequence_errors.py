@@ -1,5 +1,6 @@
 """Bad input to the sequence layer: each refused with the values involved and a fix."""
 import dataclasses
+import re
 
 import numpy as np
 import pytest
@@ -177,3 +178,32 @@ def test_a_circuit_file_with_a_non_integer_qubit_is_refused_naming_the_entry(tmp
 def test_integer_qubits_of_any_integer_type_still_work():
     c = Circuit().append("rx", np.int64(2), theta=1.0).append("ms", [np.int32(1), 3])
     assert c.columns().qubits.tolist() == [[2, -1], [1, 3]]
+
+
+@pytest.mark.parametrize("qubits,shown", [([1.5], "1.5"), ([True], "True"), (["0"], "'0'"), ([40000], "40000"),
+                                          (np.array([40000]), "40000"), ([-5], "-5"), (np.array([0.5]), "0.5")])
+def test_extend_refuses_qubits_that_are_not_whole_numbers_in_range(qubits, shown):
+    """The bulk path (extend) casts to int16: 1.5 became qubit 1, True qubit 1, "0" qubit 0 and 40000 wrapped
+    to -25536 (or raised numpy's OverflowError) — the same rule as append's, with a CircuitError naming it."""
+    with pytest.raises(CircuitError, match=f"extend: qubit {re.escape(shown)} .*whole number"):
+        Circuit("x").extend(["rx"], [0], {"theta": [1.0]}, qubits=qubits)
+
+
+def test_extend_takes_integer_qubit_rows_and_none_markers():
+    c = Circuit("x").extend(["rx", "ms"], [0, 1, 1], {"theta": [1.0, np.nan, np.nan]},
+                            qubits=np.array([[3, -1], [0, 1], [2, 5]], np.int64))
+    assert c.columns().qubits.tolist() == [[3, -1], [0, 1], [2, 5]]
+    with pytest.raises(CircuitError, match="3 qubit values for 2 applications"):
+        Circuit("x").extend(["rx"], [0, 0], {"theta": [1.0, 1.0]}, qubits=[0, 1, 2])
+    with pytest.raises(CircuitError, match="application 1 names qubit 4 twice"):
+        Circuit("x").extend(["ms"], [0, 0], qubits=[[0, 1], [4, 4]])
+
+
+def test_qubits_as_a_range_a_generator_or_a_0d_array_still_work():
+    """Any sequence of whole numbers names qubits, as before the whole-number rule (range(2) was refused as
+    "not a bool, a float or text"); a 0-d array is one value; a dict is no list of qubits."""
+    c = Circuit().append("ms", range(2)).append("ms", (q for q in (3, 1))).append("rx", np.array(4), theta=1.0)
+    assert c.columns().qubits.tolist() == [[0, 1], [3, 1], [4, -1]]
+    for bad in (np.array(1.5), {0: 1}):
+        with pytest.raises(CircuitError, match="a qubit is a whole number"):
+            Circuit().append("rx", bad, theta=1.0)

@@ -33,7 +33,7 @@ static int get_u64s(PyObject *o, Py_buffer *v, size_t *n, const char *what)
 	const char *f = v->format ? v->format : "B";
 	if (*f == '<' || *f == '=' || *f == '@')
 		f++;
-	if (v->itemsize != 8 || !strchr("qQlL", *f) || f[1]) {
+	if (v->itemsize != 8 || !*f || !strchr("qQlL", *f) || f[1]) {   /* strchr finds the NUL too */
 		PyErr_Format(PyExc_TypeError, "%s: expected a contiguous array of 8-byte integers", what);
 		PyBuffer_Release(v);
 		return -1;
@@ -81,16 +81,25 @@ static PyObject *py_expand_uses(PyObject *self, PyObject *args)
 				     (long long)a[i], n_var);
 			goto free_ptr;
 		}
+		if ((uint64_t)vl[a[i]] > (uint64_t)PY_SSIZE_T_MAX / 8 - total) {   /* would wrap: too little memory */
+			PyErr_Format(PyExc_ValueError, "expand_uses: the applications up to app_variant[%zu] use more than "
+				     "%zd segment ids", i, PY_SSIZE_T_MAX / 8);
+			goto free_ptr;
+		}
 		total += (uint64_t)vl[a[i]];
 	}
 	int64_t *use;
 	out = out_column(total, 8, (void **)&use);
 	if (out) {
 		Py_BEGIN_ALLOW_THREADS
+		int64_t *end = use + total;       /* inputs re-read without the GIL: stay inside the column */
 		for (size_t i = 0; i < n_app; i++) {
-			const int64_t *from = vf + ptr[a[i]];
-			for (int64_t k = 0; k < vl[a[i]]; k++)   /* mostly 1 or 2 ids: no memcpy call */
-				*use++ = from[k];
+			int64_t v = a[i];
+			if (v < 0 || (uint64_t)v >= n_var)
+				continue;
+			const int64_t *from = vf + ptr[v];
+			for (int64_t k = 0; k < vl[v] && use < end && ptr[v] + k < (int64_t)n_flat; k++)
+				*use++ = from[k];          /* mostly 1 or 2 ids: no memcpy call */
 		}
 		Py_END_ALLOW_THREADS
 	}
@@ -276,8 +285,10 @@ static PyObject *py_distinct_rows(PyObject *self, PyObject *arg)
 		const char *f = b->format ? b->format : "B";
 		if (*f == '<' || *f == '=' || *f == '@')
 			f++;
-		char t = *f == 'l' && b->itemsize == 8 ? 'q' : *f;
-		int ok = !f[1] && b->ndim >= 1 && b->ndim <= 2 && ((t == 'd' && b->itemsize == 8) ||
+		/* integers by size, not by C type: numpy's int32 is 'l' where long is 32 bits (armhf, Windows) */
+		char t = !*f || !strchr("hilq", *f) || f[1] ? *f : b->itemsize == 8 ? 'q' : b->itemsize == 4 ? 'i'
+			: b->itemsize == 2 ? 'h' : *f;
+		int ok = *f && !f[1] && b->ndim >= 1 && b->ndim <= 2 && ((t == 'd' && b->itemsize == 8) ||
 			(t == 'q' && b->itemsize == 8) || (t == 'i' && b->itemsize == 4) || (t == 'h' && b->itemsize == 2));
 		size_t rows = b->ndim ? (size_t)b->shape[0] : 0, width = b->ndim == 2 ? (size_t)b->shape[1] : 1;
 		if (!ok || (got && rows != n) || k + width > MAX_KEY_WORDS) {
@@ -330,17 +341,21 @@ struct bd_columns {
 
 /* Every BD of every gate: pieces of each used segment, SOF on a gate's first BD, EOF on its last. */
 static void lay_out_bds(const struct piece_table *t, const int64_t *use_sid, const int64_t *uses, size_t n_apps,
-			struct bd_columns *c)
+			size_t n_uses, size_t n_bds, struct bd_columns *c)
 {
 	size_t bd = 0, u = 0;
 
+	/* The inputs were checked with the GIL held and are read again without it: the loop stays inside the
+	 * columns even if another thread rewrote them meanwhile (its answer is then the racing caller's problem). */
 	for (size_t g = 0; g < n_apps; g++) {
 		size_t first = bd;
 		uint64_t bytes = 0;
-		for (int64_t k = 0; k < uses[g]; k++, u++) {
+		for (int64_t k = 0; k < uses[g] && u < n_uses; k++, u++) {
 			int64_t sid = use_sid[u];
+			if (sid < 0 || (uint64_t)sid >= t->n_sids)
+				continue;
 			uint64_t base = t->address[sid], left = t->nbytes[sid];
-			for (int64_t p = 0; p < t->n_pieces[sid]; p++, bd++) {
+			for (int64_t p = 0; p < t->n_pieces[sid] && bd < n_bds; p++, bd++) {
 				uint64_t n = left < t->piece_bytes ? left : t->piece_bytes;
 				c->address[bd] = base + (uint64_t)p * t->piece_bytes;
 				c->length[bd] = (uint32_t)n;
@@ -350,6 +365,8 @@ static void lay_out_bds(const struct piece_table *t, const int64_t *use_sid, con
 				bytes += n;
 			}
 		}
+		if (bd == first)          /* only when the inputs changed under the loop */
+			continue;
 		c->flags[first] |= SG_BD_SOF;
 		c->flags[bd - 1] |= SG_BD_EOF;
 		c->gate_end[g] = (int64_t)bd - 1;
@@ -418,6 +435,12 @@ static PyObject *py_lay_out_bds(PyObject *self, PyObject *args)
 			Py_INCREF(out);
 			goto release;
 		}
+		/* the sum is the columns' size: bounded here, as wrapping would allocate too little */
+		if ((uint64_t)t.n_pieces[sid] > (uint64_t)PY_SSIZE_T_MAX / 8 - n_bds) {
+			PyErr_Format(PyExc_ValueError, "lay_out_bds: the segment uses up to use_sid[%zu] make more than "
+				     "%zd BDs; play fewer or shorter segments", i, PY_SSIZE_T_MAX / 8);
+			goto release;
+		}
 		n_bds += (uint64_t)t.n_pieces[sid];
 	}
 	struct bd_columns c;
@@ -427,7 +450,7 @@ static PyObject *py_lay_out_bds(PyObject *self, PyObject *args)
 	    || !(col[5] = out_column(n_apps, 8, (void **)&c.gate_bytes)))
 		goto release;
 	Py_BEGIN_ALLOW_THREADS
-	lay_out_bds(&t, use_sid, uses, n_apps, &c);
+	lay_out_bds(&t, use_sid, uses, n_apps, n_uses, (size_t)n_bds, &c);
 	Py_END_ALLOW_THREADS
 	out = PyTuple_Pack(6, col[0], col[1], col[2], col[3], col[4], col[5]);
 release:
@@ -452,5 +475,7 @@ static PyMethodDef compile_methods[] = {
 
 int sgpy_register_compile(PyObject *m)
 {
+	if (PyModule_AddIntConstant(m, "DISTINCT_ROWS_MAX_VALUES", MAX_KEY_WORDS) < 0)   /* compiler.py folds wider rows */
+		return -1;
 	return PyModule_AddFunctions(m, compile_methods);
 }

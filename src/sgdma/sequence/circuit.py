@@ -16,6 +16,7 @@ loops over applications.  File schema (TOML; JSON has the same shape)::
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,7 +65,11 @@ def _qubit_row(qubits) -> tuple[int, int]:
         return _NO_QUBITS
     if type(qubits) is int and 0 <= qubits <= QUBIT_MAX:           # the common case of a file: one qubit
         return (qubits,) + _NO_QUBITS[1:]
-    q = [qubits] if np.isscalar(qubits) else list(qubits) if isinstance(qubits, (list, tuple, np.ndarray)) else None
+    if isinstance(qubits, np.ndarray) and qubits.ndim == 0:          # a 0-d array is one value
+        qubits = qubits[()]
+    # one value (text included: refused below), or any sequence of values (a list, a range, a generator)
+    q = [qubits] if np.isscalar(qubits) else None if isinstance(qubits, dict) else \
+        list(qubits) if isinstance(qubits, Iterable) else None
     if q is None or not all(_is_index(x) for x in q):
         raise CircuitError(f"qubits {qubits!r}: a qubit is a whole number (not a bool, a float or text)",
                            f"give up to {MAX_QUBITS} qubit indices from 0 to {QUBIT_MAX}, e.g. qubit = 0 or qubits = [0, 1]")
@@ -78,6 +83,30 @@ def _qubit_row(qubits) -> tuple[int, int]:
 
 def _is_index(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _qubit_block(qubits, n: int) -> np.ndarray:
+    """extend's qubits (n values or n rows, -1 = none) as the (n, MAX_QUBITS) int16 column: whole numbers in
+    range, checked before the cast (int16 would truncate 1.5, take True as 1 and wrap 40000)."""
+    qa = np.asarray(qubits)
+    if qa.size and (qa.dtype.kind not in "iu" or qa.min() < -1 or qa.max() > QUBIT_MAX):
+        bad = (qa.reshape(-1)[0] if qa.dtype.kind not in "iu" else qa.min() if qa.min() < -1 else qa.max()).item()
+        raise CircuitError(f"extend: qubit {bad!r} (qubits of dtype {qa.dtype}): a qubit is a whole number from 0 "
+                           f"to {QUBIT_MAX}, or -1 for none", "give qubits as an integer array, e.g. np.int16")
+    if (qa.size % n or qa.size // n > MAX_QUBITS) if n else qa.size:
+        raise CircuitError(f"extend: {qa.size} qubit values for {n} applications",
+                           f"give one row of up to {MAX_QUBITS} qubits per application")
+    out = np.full((n, MAX_QUBITS), -1, np.int16)
+    if n:
+        rows = qa.astype(np.int16).reshape(n, -1)
+        out[:, :rows.shape[1]] = rows
+        srt = np.sort(out, axis=1)
+        dup = ((srt[:, 1:] == srt[:, :-1]) & (srt[:, 1:] >= 0)).any(axis=1)
+        if dup.any():
+            i = int(np.argmax(dup))
+            raise CircuitError(f"extend: application {i} names qubit {int(srt[i][1:][(srt[i][1:] == srt[i][:-1])][0])} "
+                               "twice", "give distinct qubits per application")
+    return out
 
 
 def _plain_qubits(v):
@@ -177,8 +206,7 @@ class Circuit:
         cols = {k: np.broadcast_to(np.asarray(v, np.float64), (n,)).copy() for k, v in (params or {}).items()}
         q = np.full((n, MAX_QUBITS), -1, np.int16)
         if qubits is not None:
-            qa = np.asarray(qubits, np.int16).reshape(n, -1)
-            q[:, :qa.shape[1]] = qa
+            q[:, :] = _qubit_block(qubits, n)
         self._flush()
         self._blocks.append((ids, cols, q))
         self._columns = None

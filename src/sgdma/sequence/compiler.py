@@ -124,12 +124,30 @@ def unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return uniq, inverse.reshape(-1)
 
 
+def _distinct_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """_core.distinct_rows over rows of any width.  One pass takes DISTINCT_ROWS_MAX_VALUES values per row; a
+    wider row (a circuit naming more parameters) has its leading values replaced by the distinct-row number they
+    make, until it fits: equal rows have equal numbers, so the rows, their order and first appearances stay."""
+    limit = _core.DISTINCT_ROWS_MAX_VALUES
+    pieces = [c[:, j:j + limit - 1] if c.ndim == 2 else c for c in columns
+              for j in range(0, c.shape[1] if c.ndim == 2 else 1, limit - 1)]
+    width = [p.shape[1] if p.ndim == 2 else 1 for p in pieces]
+    while sum(width) > limit:                              # each round folds >= 2 values into 1
+        take = 1
+        while sum(width[:take + 1]) <= limit:
+            take += 1
+        _, inverse = _core.distinct_rows([np.ascontiguousarray(p) for p in pieces[:take]])
+        pieces, width = [np.frombuffer(inverse, np.int64)] + pieces[take:], [1] + width[take:]
+    first, inverse = _core.distinct_rows([np.ascontiguousarray(p) for p in pieces])
+    return np.frombuffer(first, np.int64), np.frombuffer(inverse, np.int64)
+
+
 def variants(cols: Columns, library: GateLibrary) -> tuple[np.ndarray, np.ndarray, list]:
     """(distinct variant keys in np.unique(axis=0)'s order, each application's index into them, gate definitions
     by vocabulary id).  The applications' distinct (gate, parameters, qubits) rows are found in one C pass;
     the rules and defaults then run over those rows only, never per application."""
     columns = [np.ascontiguousarray(c) for c in (cols.gate_ids, cols.params, cols.qubits)]
-    first, row_of_app = (np.frombuffer(b, np.int64) for b in _core.distinct_rows(columns))
+    first, row_of_app = _distinct_rows(columns)
     n_p = len(cols.param_names)
     rows = np.empty((len(first), 1 + n_p + cols.qubits.shape[1]))
     rows[:, 0] = cols.gate_ids[first]
