@@ -12,19 +12,6 @@
 #include <string.h>
 
 
-/* A new bytearray of n * size bytes (filled by the caller), or NULL. */
-static PyObject *out_column(size_t n, size_t size, void **data)
-{
-	if (n > (size_t)PY_SSIZE_T_MAX / (size ? size : 1)) {
-		PyErr_NoMemory();
-		return NULL;
-	}
-	PyObject *b = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(n * size));
-	if (b)
-		*data = PyByteArray_AS_STRING(b);
-	return b;
-}
-
 /* A contiguous buffer of 64-bit integers; its item count in *n. */
 static int get_u64s(PyObject *o, Py_buffer *v, size_t *n, const char *what)
 {
@@ -89,7 +76,7 @@ static PyObject *py_expand_uses(PyObject *self, PyObject *args)
 		total += (uint64_t)vl[a[i]];
 	}
 	int64_t *use;
-	out = out_column(total, 8, (void **)&use);
+	out = sgpy_column(total, 8, (void **)&use, true);
 	if (out) {
 		Py_BEGIN_ALLOW_THREADS
 		int64_t *end = use + total;       /* inputs re-read without the GIL: stay inside the column */
@@ -306,7 +293,8 @@ static PyObject *py_distinct_rows(PyObject *self, PyObject *arg)
 		PyErr_Format(PyExc_ValueError, "distinct_rows: %zu rows, at most 2^31-1", n);
 		goto release;
 	}
-	if (!(c_first = out_column(n, 8, (void **)&first)) || !(c_inv = out_column(n, 8, (void **)&inverse)))
+	if (!(c_first = sgpy_column(n, 8, (void **)&first, true))
+	    || !(c_inv = sgpy_column(n, 8, (void **)&inverse, true)))
 		goto release;
 	Py_BEGIN_ALLOW_THREADS
 	memset(first, 0xff, n * sizeof *first);
@@ -444,10 +432,12 @@ static PyObject *py_lay_out_bds(PyObject *self, PyObject *args)
 		n_bds += (uint64_t)t.n_pieces[sid];
 	}
 	struct bd_columns c;
-	if (!(col[0] = out_column(n_bds, 8, (void **)&c.address)) || !(col[1] = out_column(n_bds, 4, (void **)&c.length))
-	    || !(col[2] = out_column(n_bds, 1, (void **)&c.flags)) || !(col[3] = out_column(n_bds, 8, (void **)&c.sid))
-	    || !(col[4] = out_column(n_apps, 8, (void **)&c.gate_end))
-	    || !(col[5] = out_column(n_apps, 8, (void **)&c.gate_bytes)))
+	if (!(col[0] = sgpy_column(n_bds, 8, (void **)&c.address, true))
+	    || !(col[1] = sgpy_column(n_bds, 4, (void **)&c.length, true))
+	    || !(col[2] = sgpy_column(n_bds, 1, (void **)&c.flags, true))
+	    || !(col[3] = sgpy_column(n_bds, 8, (void **)&c.sid, true))
+	    || !(col[4] = sgpy_column(n_apps, 8, (void **)&c.gate_end, true))
+	    || !(col[5] = sgpy_column(n_apps, 8, (void **)&c.gate_bytes, true)))
 		goto release;
 	Py_BEGIN_ALLOW_THREADS
 	lay_out_bds(&t, use_sid, uses, n_apps, n_uses, (size_t)n_bds, &c);

@@ -63,6 +63,10 @@ int sgpy_u64(PyObject *o, void *out);     /* uint64_t: 0 .. 2^64-1 */
 int sgpy_u32(PyObject *o, void *out);     /* uint32_t: 0 .. 2^32-1 */
 int sgpy_channel(PyObject *o, void *out); /* enum vb_chan_id from 0 (MM2S) or 1 (S2MM) */
 
+/* A new column of n * size bytes for the caller to fill (its data in *data): a bytearray when the caller
+ * resizes it afterwards, else bytes; NULL with MemoryError when n * size overflows. */
+PyObject *sgpy_column(size_t n, size_t size, void **data, bool resizable);
+
 /* Append and drop our reference; -1 (exception set) if item is NULL or the append fails. */
 int sgpy_append(PyObject *list, PyObject *item);
 

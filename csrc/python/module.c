@@ -85,6 +85,20 @@ int sgpy_append(PyObject *list, PyObject *item)
 	return rc;
 }
 
+PyObject *sgpy_column(size_t n, size_t size, void **data, bool resizable)
+{
+	PyObject *b;
+	if (n > (size_t)PY_SSIZE_T_MAX / (size ? size : 1)) {
+		PyErr_NoMemory();
+		return NULL;
+	}
+	b = resizable ? PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(n * size))
+		      : PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * size));
+	if (b)
+		*data = resizable ? PyByteArray_AS_STRING(b) : PyBytes_AS_STRING(b);
+	return b;
+}
+
 /* ---- module ---------------------------------------------------------------- */
 
 /* S0's RPU program (csrc/apps/s0_bench.c) for every seed, each after reseeding

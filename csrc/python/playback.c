@@ -8,19 +8,6 @@
 
 #include <string.h>
 
-/* A new bytes object of n * size bytes (filled by the caller), or NULL. */
-static PyObject *column(size_t n, size_t size, void **data)
-{
-	if (n > (size_t)PY_SSIZE_T_MAX / (size ? size : 1)) {
-		PyErr_NoMemory();
-		return NULL;
-	}
-	PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * size));
-	if (b)
-		*data = PyBytes_AS_STRING(b);
-	return b;
-}
-
 static PyObject *py_sink_columns(PyObject *self, PyObject *board)
 {
 	vb_board *b = sgpy_board(board);
@@ -30,8 +17,10 @@ static PyObject *py_sink_columns(PyObject *self, PyObject *board)
 	if (!b)
 		return NULL;
 	size_t n = vb_sink_count(b);
-	PyObject *c0 = column(n, 8, (void **)&len), *c1 = c0 ? column(n, 8, (void **)&first) : NULL;
-	PyObject *c2 = c1 ? column(n, 8, (void **)&last) : NULL, *c3 = c2 ? column(n, 1, (void **)&cut) : NULL;
+	PyObject *c0 = sgpy_column(n, 8, (void **)&len, false);
+	PyObject *c1 = c0 ? sgpy_column(n, 8, (void **)&first, false) : NULL;
+	PyObject *c2 = c1 ? sgpy_column(n, 8, (void **)&last, false) : NULL;
+	PyObject *c3 = c2 ? sgpy_column(n, 1, (void **)&cut, false) : NULL;
 	if (!c3) {
 		Py_XDECREF(c0);
 		Py_XDECREF(c1);
@@ -52,7 +41,7 @@ static PyObject *py_sink_columns(PyObject *self, PyObject *board)
 static PyObject *events(const struct vb_dac_event *e, size_t n)
 {
 	uint64_t *out;
-	PyObject *c = column(n, 4 * sizeof(uint64_t), (void **)&out);
+	PyObject *c = sgpy_column(n, 4 * sizeof(uint64_t), (void **)&out, false);
 	for (size_t i = 0; c && i < n; i++) {
 		out[4 * i] = e[i].gate;
 		out[4 * i + 1] = e[i].beat;

@@ -320,7 +320,7 @@ int vb_machine_attach(vb_board *b, char *err, size_t errlen);
 
 /* board.c */
 uint64_t vb_rng_next(vb_board *b);
-/* Grow an array to hold `need` items (doubling; aborts if the host is out of memory). */
+/* bus/grow.c: grow an array to hold `need` items (doubling); NULL, p untouched, when the host has no memory. */
 void *vb_grow(void *p, size_t *cap, size_t need, size_t elem);
 /* Grow *p in place to hold `need` items; false (nothing changed) when the host has no memory. */
 bool vb_grow_into(void *p, size_t *cap, size_t need, size_t elem);

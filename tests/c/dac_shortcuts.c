@@ -13,43 +13,14 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sgdma/splitmix.h"
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
 
-static uint64_t next(void)   /* splitmix64 */
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+static uint64_t next(void) { return sg_splitmix64(&rng); }
 
-/* What dac.c and trace.c need from the rest of the board (bus/board.c's vb_grow, as there). */
+/* What dac.c and trace.c need from the rest of the board (vb_grow comes from bus/grow.c). */
 void vb_sync(vb_board *b) { (void)b; }
-
-void *vb_grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *q;
-	if (need <= *cap)
-		return p;
-	while (n < need)
-		n *= 2;
-	q = realloc(p, n * elem);
-	if (!q)
-		return NULL;
-	*cap = n;
-	return q;
-}
-
-bool vb_grow_into(void *p, size_t *cap, size_t need, size_t elem)
-{
-	void **pp = p, *q = vb_grow(*pp, cap, need, elem);
-	if (!q)
-		return false;
-	*pp = q;
-	return true;
-}
 
 static uint64_t digest = 0xcbf29ce484222325ull;
 

@@ -10,17 +10,12 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "sgdma/splitmix.h"
 #include "harness.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
-static uint64_t next(void)   /* splitmix64 */
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+static uint64_t next(void) { return sg_splitmix64(&rng); }
 
 static vb_board board;   /* only clk_ps, clk_origin and edge_exact_end are used */
 

@@ -28,37 +28,6 @@ uint64_t vb_rng_next(vb_board *b)
 	return r;
 }
 
-/* Like realloc: the grown array, or NULL (p untouched, *cap unchanged) when the
- * host has no memory for it.  The caller reports what it could not keep. */
-void *vb_grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return p;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / elem)
-			return NULL;
-		n *= 2;
-	}
-	q = realloc(p, n * elem);
-	if (!q)
-		return NULL;
-	*cap = n;
-	return q;
-}
-
-bool vb_grow_into(void *p, size_t *cap, size_t need, size_t elem)
-{
-	void **pp = p, *q = vb_grow(*pp, cap, need, elem);
-
-	if (!q)
-		return false;
-	*pp = q;
-	return true;
-}
-
 uint8_t *vb_scratch(vb_board *b, uint64_t len)
 {
 	if (len > b->scratch_cap) {
