@@ -1,28 +1,28 @@
 /*
  * bsp_intc.c - the GIC (XScuGic API) and the IRQ exception of the standalone
  * BSP over the virtual board's interrupt lines.  The DMA's MM2S and S2MM
- * lines are GIC IDs sgdma_bsp_irq_ids[] (the preset's [irq] section, written
- * by `sgdma bsp` into sgdma_bsp_config.c).  An interrupt is taken between BSP
- * calls, never inside a handler (no nesting), and only while the IRQ
+ * lines are the GIC IDs XPAR_FABRIC_AXIDMA_0_{MM2S,S2MM}_INTROUT_VEC_ID of the
+ * xparameters.h `sgdma bsp` writes from the preset's [irq] section.  An
+ * interrupt is taken between BSP calls (the shim calls the poll this file
+ * registers), never inside a handler (no nesting), and only while the IRQ
  * exception is enabled, the ID enabled in the distributor, and the line high.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "sgdma_bsp.h"
+#include "xil_types.h"    /* brings the generated xparameters.h */
 #include "xil_exception.h"
 #include "xscugic.h"
 
-#ifndef SGDMA_BSP_IRQ_MM2S
+#ifdef XPAR_FABRIC_AXIDMA_0_MM2S_INTROUT_VEC_ID
+#define SGDMA_BSP_IRQ_MM2S XPAR_FABRIC_AXIDMA_0_MM2S_INTROUT_VEC_ID
+#define SGDMA_BSP_IRQ_S2MM XPAR_FABRIC_AXIDMA_0_S2MM_INTROUT_VEC_ID
+#else       /* no generated xparameters.h: the zcu111 preset's lines */
 #define SGDMA_BSP_IRQ_MM2S 121U     /* ZynqMP pl_ps_irq0[0] (UG1085 Table 13-1) */
-#endif
-#ifndef SGDMA_BSP_IRQ_S2MM
 #define SGDMA_BSP_IRQ_S2MM 122U
 #endif
-/* From sgdma_bsp_config.c when `sgdma bsp` generated it (weak reference). */
-extern const u32 sgdma_bsp_config_irq_ids[2] __attribute__((weak));
-static const u32 default_irq_ids[2] = { SGDMA_BSP_IRQ_MM2S, SGDMA_BSP_IRQ_S2MM };
-#define sgdma_bsp_irq_ids (sgdma_bsp_config_irq_ids ? sgdma_bsp_config_irq_ids : default_irq_ids)
+static const u32 sgdma_bsp_irq_ids[2] = { SGDMA_BSP_IRQ_MM2S, SGDMA_BSP_IRQ_S2MM };
 
 static struct {
 	Xil_ExceptionHandler handler[XIL_EXCEPTION_ID_LAST + 1];
@@ -33,7 +33,12 @@ static struct {
 	u8 priority[XSCUGIC_MAX_NUM_INTR_INPUTS], trigger[XSCUGIC_MAX_NUM_INTR_INPUTS];
 } cpu = { .masked = XIL_EXCEPTION_ALL };
 
-static XScuGic_Config gic_config = { .DeviceId = 0, .CpuBaseAddress = 0xF9020000u, .DistBaseAddress = 0xF9010000u };
+#ifndef XPAR_SCUGIC_0_CPU_BASEADDR        /* no generated xparameters.h: ZynqMP's APU GIC (UG1085) */
+#define XPAR_SCUGIC_0_CPU_BASEADDR  0xF9020000U
+#define XPAR_SCUGIC_0_DIST_BASEADDR 0xF9010000U
+#endif
+static XScuGic_Config gic_config = { .DeviceId = 0, .CpuBaseAddress = XPAR_SCUGIC_0_CPU_BASEADDR,
+				     .DistBaseAddress = XPAR_SCUGIC_0_DIST_BASEADDR };
 
 static bool line_high(u32 id)
 {
@@ -43,7 +48,7 @@ static bool line_high(u32 id)
 	return false;
 }
 
-void sgdma_bsp_take_irqs(void)
+static void take_irqs(void)
 {
 	Xil_ExceptionHandler h = cpu.handler[XIL_EXCEPTION_ID_IRQ_INT];
 
@@ -60,22 +65,35 @@ void sgdma_bsp_take_irqs(void)
 	}
 }
 
-void Xil_ExceptionInit(void) {}
+/* From the first call into this file on, the shim polls the lines. */
+static void attach(void) { sgdma_bsp_set_irq_poll(take_irqs); }
+
+void Xil_ExceptionInit(void) { attach(); }
 
 void Xil_ExceptionRegisterHandler(u32 id, Xil_ExceptionHandler handler, void *data)
 {
+	attach();
 	if (id > XIL_EXCEPTION_ID_LAST)
 		return;
 	cpu.handler[id] = handler;
 	cpu.data[id] = data;
 }
 
+void Xil_GetExceptionRegisterHandler(u32 id, Xil_ExceptionHandler *handler, void **data)
+{
+	if (id > XIL_EXCEPTION_ID_LAST)
+		return;
+	*handler = cpu.handler[id];
+	*data = cpu.data[id];
+}
+
 void Xil_ExceptionRemoveHandler(u32 id) { Xil_ExceptionRegisterHandler(id, NULL, NULL); }
 
 void Xil_ExceptionEnableMask(u32 mask)
 {
+	attach();
 	cpu.masked &= ~(mask & XIL_EXCEPTION_ALL);
-	sgdma_bsp_take_irqs();
+	take_irqs();
 }
 
 void Xil_ExceptionDisableMask(u32 mask) { cpu.masked |= mask & XIL_EXCEPTION_ALL; }
@@ -113,9 +131,10 @@ void XScuGic_Disconnect(XScuGic *gic, u32 id)
 void XScuGic_Enable(XScuGic *gic, u32 id)
 {
 	(void)gic;
+	attach();
 	if (id < XSCUGIC_MAX_NUM_INTR_INPUTS)
 		cpu.enabled[id] = true;
-	sgdma_bsp_take_irqs();
+	take_irqs();
 }
 
 void XScuGic_Disable(XScuGic *gic, u32 id)

@@ -22,11 +22,14 @@ vb_board *sgdma_bsp_board(void);
 void *sgdma_bsp_ptr(UINTPTR phys, size_t len);
 UINTPTR sgdma_bsp_phys(const void *ptr);
 double sgdma_bsp_now_ns(void);
-/* Enter the IRQ exception if an enabled line is asserted (bsp_intc.c); called
- * by every BSP call that lets time pass, the way a CPU takes an interrupt
- * between instructions.  A loop that spins on a variable without a BSP call
- * never lets virtual time pass: put usleep(1) in it. */
+/* Enter the IRQ exception if an enabled line is asserted: every BSP call
+ * that lets time pass calls it, the way a CPU takes an interrupt between
+ * instructions.  A loop that spins on a variable without a BSP call never
+ * lets virtual time pass: put usleep(1) in it, or use Xil_WaitForEvent. */
 void sgdma_bsp_take_irqs(void);
+/* The interrupt controller's poll, which sgdma_bsp_take_irqs calls
+ * (bsp_intc.c registers it on first use; NULL removes it). */
+void sgdma_bsp_set_irq_poll(void (*poll)(void));
 /* Is DDR at its physical address in this process (pointers = addresses)? */
 int sgdma_bsp_identity_mapped(UINTPTR phys, size_t len);
 #define SGDMA_PHYS_TO_PTR(phys, len) sgdma_bsp_ptr((UINTPTR)(phys), (len))

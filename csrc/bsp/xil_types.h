@@ -7,6 +7,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* As the BSP's, this header brings the generated board files (`sgdma bsp`
+ * writes them); a program built without them (examples/baremetal) still
+ * compiles. */
+#if defined(__has_include)
+#if __has_include("bspconfig.h")
+#include "bspconfig.h"
+#endif
+#if __has_include("xparameters.h")
+#include "xparameters.h"
+#endif
+#endif
+
 typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
@@ -64,7 +76,5 @@ typedef void (*XExceptionHandler)(void *InstancePtr);
 #else
 #define LEFT_SHIFT_BY_32_BITS(n) 0U
 #endif
-
-#include "xstatus.h"
 
 #endif

@@ -1,13 +1,11 @@
-/* xil_util.h - bounded register polls of the standalone BSP. */
+/* xil_util.h - utility calls of the standalone BSP; the bounded polls come
+ * with it from xil_sutil.h, as in the BSP. */
 #ifndef XIL_UTIL_H
 #define XIL_UTIL_H
 
 #include "xil_types.h"
-
-/* Poll RegAddr until (value & EventMask) == Event, up to Timeout microseconds
- * (each poll waits 1 us); XST_SUCCESS or XST_FAILURE. */
-u32 Xil_WaitForEvent(UINTPTR RegAddr, u32 EventMask, u32 Event, u32 Timeout);
-/* As above until any bit of EventMask is set; *Events gets the bits seen. */
-u32 Xil_WaitForEvents(UINTPTR EventsRegAddr, u32 EventsMask, u32 WaitEvents, u32 Timeout, u32 *Events);
+#include "xil_io.h"
+#include "xstatus.h"
+#include "xil_sutil.h"
 
 #endif

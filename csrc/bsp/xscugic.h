@@ -4,8 +4,10 @@
 #ifndef XSCUGIC_H
 #define XSCUGIC_H
 
-#include "xil_exception.h"
 #include "xil_types.h"
+#include "xil_assert.h"
+#include "xil_exception.h"
+#include "xstatus.h"
 
 #define XSCUGIC_MAX_NUM_INTR_INPUTS 195U    /* ZynqMP's SPI range; covers Zynq-7000's 95 */
 #define XSCUGIC_SPI_INT_ID_START    32U

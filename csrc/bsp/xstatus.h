@@ -1,7 +1,12 @@
 /* xstatus.h - status codes of the Xilinx standalone drivers (values as the
- * BSP documents them), for programs built against the sgdma shim. */
+ * BSP documents them), for programs built against the sgdma shim.  Like the
+ * BSP's, it brings the types and the assertion macros with it: drivers use
+ * Xil_AssertNonvoid after including only this file. */
 #ifndef XSTATUS_H
 #define XSTATUS_H
+
+#include "xil_types.h"
+#include "xil_assert.h"
 
 #define XST_SUCCESS                  0L
 #define XST_FAILURE                  1L
@@ -34,20 +39,28 @@
 #define XST_NOT_ENABLED              29L
 #define XST_NO_ACCESS                30L
 #define XST_TIMEOUT                  31L
+#define XST_GLITCH_ERROR             32L
+#define XST_FEATURE_DEPRECATE        33L
 
-#define XST_DMA_TRANSFER_ERROR       501L
-#define XST_DMA_RESET_REGISTER_ERROR 502L
-#define XST_DMA_SG_LIST_EMPTY        503L
-#define XST_DMA_SG_IS_STARTED        504L
-#define XST_DMA_SG_IS_STOPPED        505L
-#define XST_DMA_SG_LIST_FULL         506L
-#define XST_DMA_SG_BD_LOCKED         507L
-#define XST_DMA_SG_NOTHING_TO_COMMIT 508L
-#define XST_DMA_SG_COUNT_EXCEEDED    509L
-#define XST_DMA_SG_LIST_EXISTS       510L
-#define XST_DMA_SG_NO_LIST           511L
-#define XST_DMA_SG_BD_NOT_COMMITTED  512L
-#define XST_DMA_SG_NO_DATA           513L
-#define XST_DMA_SG_LIST_ERROR        514L
+#define XST_MEMTEST_FAILED           401L
+
+#define XST_DMA_TRANSFER_ERROR       511L
+#define XST_DMA_RESET_REGISTER_ERROR 512L
+#define XST_DMA_SG_LIST_EMPTY        513L
+#define XST_DMA_SG_IS_STARTED        514L
+#define XST_DMA_SG_IS_STOPPED        515L
+#define XST_DMA_SG_LIST_FULL         517L
+#define XST_DMA_SG_BD_LOCKED         518L
+#define XST_DMA_SG_NOTHING_TO_COMMIT 519L
+#define XST_DMA_SG_COUNT_EXCEEDED    521L
+#define XST_DMA_SG_LIST_EXISTS       522L
+#define XST_DMA_SG_NO_LIST           523L
+#define XST_DMA_SG_BD_NOT_COMMITTED  524L
+#define XST_DMA_SG_NO_DATA           525L
+#define XST_DMA_SG_LIST_ERROR        526L
+#define XST_DMA_BD_ERROR             527L
+
+#define XST_INTC_FAIL_SELFTEST       1201L
+#define XST_INTC_CONNECT_ERROR       1202L
 
 #endif

@@ -165,6 +165,8 @@ uint64_t vb_run_until_quiet(vb_board *b, uint64_t limit_ps);
 bool vb_step_next(vb_board *b, uint64_t limit_ps);
 /* The CPU waits until done(ctx) holds or limit_ps (absolute); true if it holds. */
 bool vb_run_until(vb_board *b, bool (*done)(void *ctx), void *ctx, uint64_t limit_ps);
+/* Does addr fall in a device's register window (not DDR)? */
+bool vb_bus_claims(const vb_board *b, uint64_t addr);
 /* CPU accesses that decoded to no device and no memory (DECERR), and the last address. */
 uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr);
 

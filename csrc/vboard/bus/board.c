@@ -117,6 +117,8 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	vb_pcie_reseed(b, b->now);
 }
 
+bool vb_bus_claims(const vb_board *b, uint64_t addr) { return vb_bus_find(&b->bus, addr) != NULL; }
+
 uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr)
 {
 	if (last_addr)

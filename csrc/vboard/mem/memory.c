@@ -4,10 +4,11 @@
  *
  * With cfg.map_at_phys a region is placed at its physical address
  * (MAP_FIXED_NOREPLACE: never over an existing mapping), so a bare-metal
- * program that dereferences physical addresses runs unmodified.  That fails
- * for DDR at address 0 (below vm.mmap_min_addr) or where the host already
- * has something; the region is then mapped anywhere and reached through
- * vb_mem_ptr (docs/boards.md has the alternative for PS DDR at 0).
+ * program that dereferences physical addresses runs unmodified.  The host
+ * refuses pages below vm.mmap_min_addr, so a region that starts there (PS DDR
+ * at 0) begins at that limit instead: addresses under it decode to nothing.
+ * Where the host already has something, the region is mapped anywhere and
+ * reached through vb_mem_ptr.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,15 +23,40 @@
 
 #include "internal.h"
 
+/* The lowest address the host lets a process map (page-rounded; the
+ * kernel's usual default when the sysctl cannot be read). */
+static uint64_t host_min_addr(void)
+{
+	unsigned long long v = 65536;
+	long page = sysconf(_SC_PAGESIZE);
+	FILE *f = fopen("/proc/sys/vm/mmap_min_addr", "r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 65536;
+		fclose(f);
+	}
+	if (page > 0)
+		v = (v + (unsigned long long)page - 1) / (unsigned long long)page * (unsigned long long)page;
+	return v ? v : (uint64_t)(page > 0 ? page : 4096);
+}
+
 int vb_mem_init(vb_board *b, char *err, size_t errlen)
 {
+	const uint64_t min = b->cfg.map_at_phys ? host_min_addr() : 0;
+
 	for (unsigned i = 0; i < b->cfg.n_ddr; i++) {
-		const struct vb_region *r = &b->cfg.ddr[i];
+		struct vb_region lowered = b->cfg.ddr[i];
+		const struct vb_region *r = &lowered;
 		const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
 		void *p = MAP_FAILED;
 
+		if (lowered.base < min && lowered.size > min - lowered.base) {
+			lowered.size -= min - lowered.base;
+			lowered.base = min;
+		}
 		b->mem[i].at_phys = false;
-		if (b->cfg.map_at_phys && r->base && r->base == (uint64_t)(uintptr_t)r->base) {
+		if (b->cfg.map_at_phys && r->base >= min && r->base == (uint64_t)(uintptr_t)r->base) {
 			p = mmap((void *)(uintptr_t)r->base, r->size, PROT_READ | PROT_WRITE,
 				 flags | MAP_FIXED_NOREPLACE, -1, 0);
 			/* Kernels before 4.17 ignore the flag and may place it elsewhere. */
