@@ -1,14 +1,63 @@
-"""sgdma.pynq: PYNQ's own DMA driver (pynq/lib/dma.py, if the pynq package is
-installed) runs unmodified on the virtual board in simple and SG mode."""
+"""sgdma.pynq: PYNQ's buffer and MMIO rules, and PYNQ's own DMA driver (pynq/lib/dma.py from the pynq
+package) running unmodified on the virtual board after `sgdma.pynq.install(board)`."""
 import importlib.util
+import os
 import sys
-import types
+import warnings
 
 import numpy as np
 import pytest
 
 import sgdma
 import sgdma.pynq as spynq
+
+
+@pytest.fixture
+def installed():
+    """install() for one test, then pynq's names given back."""
+    saved = {k: sys.modules.get(k) for k in ("pynq", "pynq.lib", "pynq.lib.dma")}
+    board = sgdma.VirtualBoard("zcu111", loopback=True)
+    spynq.install(board)
+    yield board
+    spynq.uninstall()
+    for k, v in saved.items():
+        if v is not None:
+            sys.modules[k] = v
+
+
+def _need_pynq():
+    if importlib.util.find_spec("pynq") is None and sys.modules.get("pynq") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI installs the pynq package (.ci/run: pip install --no-deps pynq); it is missing")
+        pytest.skip("the pynq package is not installed (pip install --no-deps pynq)")
+
+
+def test_allocate_follows_pynq_rules():
+    board = sgdma.VirtualBoard("zcu111")
+    spynq.use(board)
+    a = spynq.allocate(16)
+    assert a.dtype == np.dtype("u4") and a.shape == (16,)          # PYNQ's default dtype is 'u4'
+    assert a.physical_address == a.device_address and a.cacheable and not a.coherent
+    assert a.virtual_address == a.ctypes.data
+    a[:] = 7
+    a.sync_to_device()
+    a.sync_from_device()
+    with spynq.allocate((4, 4), dtype=np.int16) as b:
+        addr = b.physical_address
+        assert b.shape == (4, 4) and b.dtype == np.int16
+    with pytest.raises(Exception, match="freed|free"):          # the with block freed it
+        b.physical_address  # noqa: B018
+    del b                                                          # its memory returns with the last view
+    c = spynq.allocate((4, 4), dtype=np.int16)
+    assert c.physical_address == addr and not c.any()             # the freed memory, zeroed again
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        c.close()                                                  # PYNQ: deprecated and without effect
+    assert any(issubclass(x.category, DeprecationWarning) for x in w) and c.physical_address == addr
+    u = spynq.allocate(8, cacheable=False)
+    assert not u.cacheable and u.coherent
+    with pytest.raises(TypeError, match="unexpected arguments"):
+        spynq.allocate(8, colour="red")
 
 
 def test_allocate_is_zeroed_after_reuse():
@@ -23,6 +72,31 @@ def test_allocate_is_zeroed_after_reuse():
     assert b.physical_address == addr and not b.any()
 
 
+def test_mmio_follows_pynq_rules():
+    board = sgdma.VirtualBoard("zcu111", options={"dma.addr_width": 64})   # CURDESC_MSB is a register
+    m = spynq.MMIO(board.axi_dma.base, 0x100, device=board)
+    m.write(0x08, 0x1000)                                          # CURDESC: a writable pair of words
+    m.write(0x0C, 0x2)
+    assert m.read(0x08, 8) == 0x2_0000_1000                        # 'little': the word at +4 is the high half
+    assert m.read(0x08, 8, "big") == 0x1000_0000_0002
+    assert m.read(0x08, 2) == 0x1000 and m.read(0x08, 1) == 0x00
+    m.write(0x08, (0x40).to_bytes(4, "little") + (0x5).to_bytes(4, "little"))   # bytes: whole words
+    assert m.read(0x08) == 0x40 and m.read(0x0C) == 0x5
+    for bad, err in ((1.5, ValueError), ("7", ValueError), (None, ValueError), (True, ValueError),
+                     (b"\x01\x02\x03", MemoryError), (1 << 32, ValueError), (-1, ValueError)):
+        with pytest.raises(err):
+            m.write(0x08, bad)
+    assert m.read(0x08) == 0x40                                    # nothing refused reached the register
+    with pytest.raises(ValueError, match="word_order"):
+        m.read(0x08, 8, "middle")
+    with pytest.raises(ValueError, match="1, 2, 4 and 8"):
+        m.read(0x08, 3)
+    with pytest.raises(MemoryError, match="multiple of 4"):
+        m.read(0x02)
+    with pytest.raises(ValueError, match="negative"):
+        m.write(-4, 0)
+
+
 def test_mmio_and_default_ip_reach_the_dma():
     board = sgdma.VirtualBoard("zcu111")
     ip = spynq.DefaultIP(spynq.description(board))
@@ -31,38 +105,30 @@ def test_mmio_and_default_ip_reach_the_dma():
         spynq.use(None) or spynq.allocate(4)
 
 
-def _pynq_dma():
-    spec = importlib.util.find_spec("pynq")
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip("the pynq package is not installed (optional: pip install --no-deps pynq pynqutils)")
-    path = f"{spec.submodule_search_locations[0]}/lib/dma.py"
-    saved = {k: sys.modules.get(k) for k in ("pynq", "pynqutils", "pynqutils.runtime", "pynqutils.runtime.repr_dict")}
-    sys.modules["pynq"] = spynq
-    # dma.py needs only ReprDict (a dict subclass) from pynqutils, whose own imports want a board image
-    for name in ("pynqutils", "pynqutils.runtime"):
-        sys.modules[name] = types.ModuleType(name)
-    rd = types.ModuleType("pynqutils.runtime.repr_dict")
-    rd.ReprDict = type("ReprDict", (dict,), {})
-    sys.modules["pynqutils.runtime.repr_dict"] = rd
-    try:
-        mod_spec = importlib.util.spec_from_file_location("pynq_lib_dma_on_sgdma", path)
-        mod = importlib.util.module_from_spec(mod_spec)
-        mod_spec.loader.exec_module(mod)
-        return mod
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
+def test_a_pynq_notebook_runs_after_install(installed):
+    _need_pynq()
+    from pynq import MMIO, allocate                                # noqa: I001  (as a notebook writes it)
+    from pynq.lib.dma import DMA
+
+    dma = DMA(spynq.description(installed))
+    assert MMIO(installed.axi_dma.base, 0x100).read(4) & sgdma.pg021.SR_SGINCLD
+    with allocate(shape=(1000,), dtype=np.uint32) as src, allocate(shape=(1000,), dtype=np.uint32) as dst:
+        src[:] = np.arange(1000, dtype=np.uint32) * 3
+        dma.recvchannel.transfer(dst)
+        dma.sendchannel.transfer(src)
+        dma.sendchannel.wait()
+        dma.recvchannel.wait()
+        assert np.array_equal(dst, src)
 
 
 @pytest.mark.parametrize("include_sg", [False, True])
-def test_pynq_dma_driver_unmodified(include_sg):
-    dma_mod = _pynq_dma()
+def test_pynq_dma_driver_unmodified(installed, include_sg):
+    _need_pynq()
+    from pynq.lib.dma import DMA
+
     board = sgdma.VirtualBoard("zcu111", loopback=True, include_sg=include_sg)
     spynq.use(board)
-    dma = dma_mod.DMA(spynq.description(board))
+    dma = DMA(spynq.description(board))
     rng = np.random.default_rng(3)
     for n in (4096, 1000 * 32, 64):                      # SG: from the second transfer on too
         src = spynq.allocate(n, dtype=np.uint8)
