@@ -17,6 +17,7 @@ import sgdma
 from sgdma import pg021 as P
 from sgdma.board.linux import devices, parse_spec
 from sgdma.board.linux.fakeroot import FakeRoot
+from sgdma.hw import presets
 
 ROOT = Path(__file__).resolve().parents[1]
 PHYS, SIZE = 0x8010_0000, 1 << 22
@@ -182,7 +183,7 @@ def test_uio_map_offset_through_the_real_mmap(fake, tmp_path):
     dev = tmp_path / f"dev/uio{n}"
     os.unlink(dev)
     page = bytearray(8192)
-    words = {0x04: P.SR_SGINCLD | P.SR_HALTED, 0x34: 0x1234_5678, 0x58: 0xCAFE_F00D}
+    words = {0x00: P.CR_RESET_VALUE, 0x04: P.SR_SGINCLD | P.SR_HALTED, 0x34: 0x1234_5678, 0x58: 0xCAFE_F00D}
     for off, v in words.items():
         page[0x100 + off:0x104 + off] = struct.pack("<I", v)
     dev.write_bytes(bytes(page))
@@ -199,8 +200,8 @@ def test_devmem_fallback(fake, tmp_path):
     mem = tmp_path / "dev/mem"
     with open(mem, "wb") as f:
         f.truncate(0xB000_0000)
-        f.seek(0xA000_0000 + 4)
-        f.write(struct.pack("<I", P.SR_HALTED))
+        f.seek(0xA000_0000)
+        f.write(struct.pack("<II", P.CR_RESET_VALUE, P.SR_HALTED))
     lb = sgdma.LinuxBoard(dma="0xA0000000", buffers="0x90000000:64K")
     assert not lb.axi_dma.include_sg and lb.info()["buffer"] == {
         "name": "0x90000000", "phys": 0x9000_0000, "size": 65536, "cached": False, "coherent": False,
@@ -341,3 +342,55 @@ def test_cli_info_lists_devices_and_opens_the_dma(fake, monkeypatch):
     assert r.exit_code == 3 and 'no UIO device named "nope" (found: uio0 "axi_dma_0")' in r.output
     r = CliRunner().invoke(main, ["info", "--board", "linux:dma"])
     assert r.exit_code == 2 and "not key=value" in r.output
+
+
+# ---- device names as Linux gives them ------------------------------------------------------
+
+@pytest.fixture
+def linux_named(tmp_path, monkeypatch):
+    """As uio_pdrv_genirq names devices: after the device-tree node ("dma"), not Vivado's label.  Two DMAs
+    (uio1, uio2) are both "dma"; uio0 is an AXI GPIO.  The tree is ZynqMP's: two address and two size cells."""
+    vb = sgdma.VirtualBoard("zcu111", loopback=True)
+    dma, gpio = vb.axi_dma.base, presets.load("zcu111")["gpio"]["base"]["value"]
+    f = FakeRoot(tmp_path, vb, dma_name="gpio", buffer=("udmabuf0", PHYS, SIZE))
+    f.uio[0].channel = None
+    (tmp_path / "sys/class/uio/uio0/maps/map0/addr").write_text(f"0x{gpio:016x}\n")
+    f.add_uio("dma", dma, 0x10000, "mm2s")
+    f.add_uio("dma", dma + 0x20000, 0x10000, None)
+    f.add_dt_node(f"/amba_pl@0/dma@{dma:x}", (dma, 0x10000), label="axi_dma_0")
+    f.add_dt_node(f"/amba_pl@0/dma@{dma + 0x20000:x}", (dma + 0x20000, 0x10000), label="axi_dma_1")
+    f.add_dt_node(f"/amba_pl@0/gpio@{gpio:x}", (gpio, 0x10000), label="axi_gpio_0")
+    monkeypatch.setenv("SGDMA_SYSROOT", str(tmp_path))
+    yield f
+    f.close()
+
+
+def test_a_vivado_label_resolves_through_the_device_tree(linux_named):
+    dma = linux_named.board.axi_dma.base
+    lb = sgdma.LinuxBoard(dma="axi_dma_0", buffers="udmabuf0", registers=linux_named)
+    regs = lb.info()["registers"]
+    assert (regs["name"], regs["index"], regs["addr"]) == ("dma", 1, dma)     # the node's reg picked uio1
+    lb.close()
+    lb = sgdma.LinuxBoard(dma="uio1", buffers="udmabuf0", registers=linux_named)
+    assert lb.info()["registers"]["index"] == 1
+    lb.close()
+    # two devices share the node name: the message lists both and says how to pick one
+    with pytest.raises(OSError, match=rf'2 UIO devices are named "dma" \(uio1 at 0x{dma:x}, uio2 at '
+                                      rf'0x{dma + 0x20000:x}\): name the one you mean as uioN, or by its '
+                                      r"device-tree label"):
+        sgdma.LinuxBoard(dma="dma", buffers="udmabuf0", registers=linux_named)
+
+
+def test_a_label_whose_address_no_uio_device_maps(linux_named, tmp_path):
+    linux_named.add_dt_node("/amba_pl@0/dma@b0000000", (0xB000_0000, 0x10000), label="axi_dma_7",
+                            compatible="xlnx,axi-dma-7.1")
+    with pytest.raises(OSError, match=r'no UIO device for "axi_dma_7": the device-tree label names '
+                                      r"/amba_pl@0/dma@b0000000 at 0xb0000000, and no UIO device maps that address"
+                                      r'.*compatible "xlnx,axi-dma-7.1", not generic-uio'):
+        sgdma.LinuxBoard(dma="axi_dma_7", buffers="udmabuf0", registers=linux_named)
+
+
+def test_a_device_that_is_not_an_axi_dma_is_refused(linux_named):
+    with pytest.raises(ValueError, match=r'dma=axi_gpio_0 \(UIO device "gpio"\) at 0xa0010000 is not an AXI DMA: '
+                                         r"MM2S DMACR=0x[0-9a-f]{8} DMASR=0x[0-9a-f]{8}, S2MM DMACR="):
+        sgdma.LinuxBoard(dma="axi_gpio_0", buffers="udmabuf0", registers=linux_named)

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "sgdma/platform_linux.h"
+#include "devtree.h"
 #include "sysfs.h"
 
 #define UIO_CLASS "/sys/class/uio"
@@ -134,7 +135,7 @@ static bool dt_find(const char *dir, const char *name, int depth, char *out, siz
 	return found;
 }
 
-#define DT_BASE "/sys/firmware/devicetree/base"
+#define DT_BASE SG_DT_BASE
 
 /* Why no UIO device has this name, from the device tree; "" if it has no node. */
 static void dt_diagnose(const char *name, char *out, size_t n)
@@ -176,36 +177,96 @@ static void dt_diagnose(const char *name, char *out, size_t n)
 			 node + strlen(DT_BASE), compat);
 }
 
-int sg_linux_uio_find(const char *name, struct sg_linux_uio *u, char *err, size_t n)
+/* UIO devices named `name` (how many, the first) and the one whose map 0
+ * starts at `addr` (when want_addr), by one walk of the class directory. */
+static void uio_scan(const char *name, bool want_addr, uint64_t addr, int *named, int *first, int *at_addr,
+		     char *listed, size_t n)
 {
-	char path[SG_LINUX_PATH_LEN], list[1024] = "", why[2048];
-	struct names s = { list, sizeof(list) };
+	char path[SG_LINUX_PATH_LEN];
 	struct dirent *e;
 	DIR *d;
 
+	*named = 0;
+	*first = *at_addr = -1;
+	listed[0] = 0;
 	sg_linux_path(path, sizeof(path), UIO_CLASS);
 	d = opendir(path);
-	if (d) {
-		while ((e = readdir(d))) {
-			int index = uio_index(e->d_name);
-			char nm[SG_LINUX_NAME_LEN];
-			char p[SG_LINUX_PATH_LEN];
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		int index = uio_index(e->d_name);
+		char nm[SG_LINUX_NAME_LEN], p[SG_LINUX_PATH_LEN];
+		uint64_t a;
 
-			if (index < 0)
-				continue;
-			snprintf(p, sizeof(p), UIO_CLASS "/uio%d/name", index);
-			if (sg_sysfs_read(p, nm, sizeof(nm)) < 0 || strcmp(nm, name))
-				continue;
-			closedir(d);
-			if (uio_read(index, u) < 0) {     /* an interrupt-only device has no map */
-				snprintf(u->name, sizeof(u->name), "%s", name);
-				u->addr = u->size = u->offset = 0;
-			}
-			return 0;
+		if (index < 0)
+			continue;
+		snprintf(p, sizeof(p), UIO_CLASS "/uio%d/name", index);
+		if (sg_sysfs_read(p, nm, sizeof(nm)) < 0)
+			continue;
+		snprintf(p, sizeof(p), UIO_CLASS "/uio%d/maps/map0/addr", index);
+		if (!strcmp(nm, name)) {
+			size_t len = strlen(listed);
+			if (sg_sysfs_u64(p, &a) == 0)
+				snprintf(listed + len, n - len, "%suio%d at 0x%llx", len ? ", " : "", index, (unsigned long long)a);
+			else
+				snprintf(listed + len, n - len, "%suio%d", len ? ", " : "", index);
+			if ((*named)++ == 0 || index < *first)
+				*first = index;
 		}
-		closedir(d);
+		if (want_addr && sg_sysfs_u64(p, &a) == 0 && a == addr && (*at_addr < 0 || index < *at_addr))
+			*at_addr = index;
 	}
+	closedir(d);
+}
+
+static int uio_take(int index, const char *name, struct sg_linux_uio *u)
+{
+	if (uio_read(index, u) < 0) {     /* an interrupt-only device has no map */
+		memset(u, 0, sizeof(*u));
+		u->index = index;
+		u->fd = -1;
+		char p[SG_LINUX_PATH_LEN];
+		snprintf(p, sizeof(p), UIO_CLASS "/uio%d/name", index);
+		if (sg_sysfs_read(p, u->name, sizeof(u->name)) < 0)
+			snprintf(u->name, sizeof(u->name), "%s", name);
+	}
+	return 0;
+}
+
+/* A UIO device by the name Linux gives it (the device-tree node name, or
+ * linux,uio-name), by "uioN", or by a device-tree label (Vivado's instance
+ * name, e.g. axi_dma_0) whose node's reg starts where the device's map 0
+ * does: uio_pdrv_genirq names the device "dma" after the node dma@40400000,
+ * not after the label. */
+int sg_linux_uio_find(const char *name, struct sg_linux_uio *u, char *err, size_t n)
+{
+	char path[SG_LINUX_PATH_LEN], list[1024] = "", why[2048], node[SG_LINUX_PATH_LEN], same[512];
+	struct names s = { list, sizeof(list) };
+	uint64_t addr = 0, size = 0;
+	bool labelled = sg_linux_dt_label(name, node, sizeof(node)) == 0 && sg_linux_dt_reg(node, &addr, &size) == 0;
+	int named, first, at_addr, index = uio_index(name);
+
+	if (index >= 0) {
+		snprintf(path, sizeof(path), UIO_CLASS "/uio%d/name", index);
+		if (sg_sysfs_read(path, why, sizeof(why)) == 0)
+			return uio_take(index, name, u);
+	}
+	uio_scan(name, labelled, addr, &named, &first, &at_addr, same, sizeof(same));
+	if (named == 1)
+		return uio_take(first, name, u);
+	if (at_addr >= 0)
+		return uio_take(at_addr, name, u);
+	if (named > 1)
+		return sg_fail(err, n, "%d UIO devices are named \"%s\" (%s): name the one you mean as uioN, or by its "
+			       "device-tree label when the tree has __symbols__", named, name, same);
+	sg_linux_path(path, sizeof(path), UIO_CLASS);
 	sg_linux_list_uio(add_name, &s);
+	if (labelled) {
+		dt_diagnose(name, why, sizeof(why));
+		return sg_fail(err, n, "no UIO device for \"%s\": the device-tree label names %s at 0x%llx, and no UIO "
+			       "device maps that address (found: %s)%s", name, node, (unsigned long long)addr,
+			       list[0] ? list : "none", why);
+	}
 	dt_diagnose(name, why, sizeof(why));
 	if (!list[0])
 		return sg_fail(err, n, "no UIO device named \"%s\": %s has no UIO devices at all%s%s", name,

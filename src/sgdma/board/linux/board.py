@@ -12,6 +12,8 @@ from sgdma.board.virtual import MMIO, MMIO_SPAN, AxiDmaBlock, PhysicalArray, Vir
 from sgdma.hw import pg021 as P
 from sgdma.hw import presets
 
+from .identify import check_axi_dma
+
 #: PG021's IP defaults: what a DMA is unless the preset or the caller says otherwise.
 PG021_DEFAULTS = {"addr_width": 32, "length_width": 14, "data_width": 32, "max_burst": 16, "has_dre": False,
                   "clock_mhz": 100.0}
@@ -56,6 +58,13 @@ class LinuxBoard:
         info = self._b.info()
         self._info = info
         base = info["registers"]["addr"]
+        regs = info["registers"]
+        try:
+            check_axi_dma(self._b.read32, base, f"dma={dma} (UIO device \"{regs['name']}\")"
+                          if not str(dma).lower().startswith("0x") else f"dma={dma} (/dev/mem)")
+        except ValueError:
+            self._b.close()
+            raise
         sr = self._b.read32(base + P.channel_offset("mm2s") + P.DMASR)
         self.axi_dma = AxiDmaBlock(base=base, include_sg=bool(sr & P.SR_SGINCLD), addr_width=int(build["addr_width"]),
                                    length_width=int(build["length_width"]), data_width=int(build["data_width"]),

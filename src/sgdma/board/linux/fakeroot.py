@@ -8,6 +8,9 @@ Linux backend runs against it unchanged (``SGDMA_SYSROOT=<root>``).
   virtual time while the driver sleeps; it gives up after ``irq_limit_ns``);
 - ``sys/class/u-dma-buf/NAME/*`` as files; the five sync files are one FIFO,
   so the order, offset, size and direction of every sync can be read back;
+- ``sys/firmware/devicetree/base/...`` nodes as Linux lays them out (``reg`` and
+  ``#address-cells`` as big-endian cells, ``compatible`` NUL-separated,
+  ``__symbols__/LABEL`` a NUL-terminated path), by :meth:`add_dt_node`;
 - ``dev/NAME`` a file that is also the virtual board's DDR at ``phys_addr``
   (the DMA and the CPU see the same pages);
 - the register window is served by :meth:`read32` / :meth:`write32`: pass the
@@ -128,6 +131,23 @@ class FakeRoot:
             self._write(f"{d}/maps/map0/offset", "0x0")
         self.uio.append(_UioDevice(self, self.root / f"dev/uio{n}", irq_channel))
         return n
+
+    def add_dt_node(self, path: str, reg: tuple[int, int], label: str | None = None,
+                    compatible: str = "generic-uio", address_cells: int = 2, size_cells: int = 2) -> None:
+        """A device-tree node at ``path`` ("/amba_pl@0/dma@a0000000") whose parent has the given cell sizes."""
+        base = self.root / "sys/firmware/devicetree/base"
+        node = base / path.lstrip("/")
+        node.mkdir(parents=True, exist_ok=True)
+        (node.parent / "#address-cells").write_bytes(struct.pack(">I", address_cells))
+        (node.parent / "#size-cells").write_bytes(struct.pack(">I", size_cells))
+        cells = [(reg[0] >> 32) & 0xFFFF_FFFF, reg[0] & 0xFFFF_FFFF][2 - address_cells:] + \
+                [(reg[1] >> 32) & 0xFFFF_FFFF, reg[1] & 0xFFFF_FFFF][2 - size_cells:]
+        (node / "reg").write_bytes(struct.pack(f">{len(cells)}I", *cells))
+        (node / "compatible").write_bytes(compatible.encode() + b"\0")
+        (node / "name").write_bytes(node.name.split("@")[0].encode() + b"\0")
+        if label:
+            (base / "__symbols__").mkdir(exist_ok=True)
+            (base / "__symbols__" / label).write_bytes(path.encode() + b"\0")
 
     def add_udmabuf(self, name: str, phys: int, size: int, coherent: bool = False, sync_mode: int = 1) -> None:
         d = f"sys/class/u-dma-buf/{name}"
