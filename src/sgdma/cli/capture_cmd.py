@@ -8,7 +8,8 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor
 
 
 @click.command("capture")
-@click.option("--board", default="zynq7000", show_default=True)
+@click.option("--board", default="zynq7000", show_default=True,
+              help="board preset, or linux:dma=NAME,buffers=NAME for a real board's S2MM stream (docs/boards.md)")
 @click.option("--rate", default="40e6", show_default=True, type=Rate(), help="ADC sample rate (samples/s)")
 @click.option("--sample-bytes", default=4, show_default=True, type=click.IntRange(1, 8))
 @click.option("--buffer-size", default="128KiB", show_default=True, type=Size(), help="bytes per DMA buffer (e.g. 4096, 128KiB)")
@@ -18,7 +19,8 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor
 @click.option("--mode", type=click.Choice(["continuous", "burst"]), default="continuous", show_default=True)
 @click.option("--consumer-rate", default=None, type=Rate(), help="the application's own processing rate, bytes/s (default: free)")
 @click.option("--seconds", default=None, type=Time(),
-              help="virtual seconds to capture [default: at least 50 ms or four laps of the ring, up to 2 s]")
+              help="virtual seconds to capture [default: at least 50 ms or four laps of the ring, up to 2 s]; "
+                   "wall seconds on a linux: board [default: 1 s]")
 @click.option("--fifo-bytes", default=None, type=Size(), help="PL FIFO between the ADC and the DMA [default: the capture layer's]")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
 @cpu_load_option
@@ -46,8 +48,13 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
                 fifo_bytes, seed, cpu_load, irq_threshold, irq_delay, consumer, cpu_costs, dma_mode, sweep,
                 find_max_rate, plot_dir, jobs, executor, scheduler, json_path):
     """Continuous S2MM capture from an ADC through a PL FIFO into DMA buffers and the application."""
+    from sgdma.board.linux import is_linux_spec
     from sgdma.cli import capture as capture_cli
     from sgdma.models.cpu import CostFileError, load_cost_file
+
+    if is_linux_spec(board):
+        _linux_capture(ctx, board, buffer_size, buffers, seconds, json_path)
+        return
 
     costs = None
     if cpu_costs is not None:
@@ -98,6 +105,49 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
     click.echo(f"  CPU load             {res['cpu_load'] * 100:.1f} %")
     click.echo(f"  buffers delivered    {res['buffers_delivered']} ({res['interrupts']} interrupts, {dma_mode} mode)")
     click.echo(f"  CPU DRAM traffic     {res['cpu_dram_bytes'] / 1e6:.2f} MB (consumer {consumer})")
+    _write_record(json_path, "capture", res)
+    exit_verdict(res["sustained"])
+
+
+# What a real board's capture takes: the rest describe the virtual board's ADC, FIFO, CPU and sweeps.
+LINUX_CAPTURE_OPTIONS = {"board", "buffer_size", "buffers", "seconds", "json_path"}
+
+
+def _linux_capture(ctx, board: str, buffer_size: int, buffers: int, seconds, json_path) -> None:
+    import sys
+
+    from sgdma.board.linux import open_board
+    from sgdma.board.linux.capture import capture
+    from sgdma.driver.errors import DmaError
+
+    given = sorted("--" + p.name.replace("_", "-") if p.name != "json_path" else "--json" for p in ctx.command.params
+                   if p.name not in LINUX_CAPTURE_OPTIONS
+                   and ctx.get_parameter_source(p.name) is not click.core.ParameterSource.DEFAULT)
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: model the virtual board's ADC, FIFO and CPU; on a real board "
+                               "(--board linux:...) capture takes --buffer-size, --buffers and --seconds")
+    secs = 1.0 if seconds is None else seconds / 1e9
+    try:
+        lb = open_board(board)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--board")
+    except OSError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(3)
+    try:
+        res = capture(lb, buffer_bytes=buffer_size, buffers=buffers, seconds=secs)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    except (DmaError, OSError, TimeoutError, MemoryError) as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(3)
+    finally:
+        lb.close()
+    click.echo(f"capture on {board}: {buffers} x {buffer_size} B buffers for {res['seconds']:.2f} s (wall)")
+    click.echo(f"  buffers delivered    {res['buffers_delivered']} ({res['bytes']} bytes)")
+    click.echo(f"  throughput           {res['throughput_mbps']:.1f} MB/s to the application")
+    click.echo(f"  ring ran dry         {res['ring_ran_dry']} times (no buffer armed: the stream stalled)")
+    click.echo(f"  sustained            {'yes' if res['sustained'] else 'NO'}")
     _write_record(json_path, "capture", res)
     exit_verdict(res["sustained"])
 
