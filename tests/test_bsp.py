@@ -113,3 +113,49 @@ def test_an_installed_package_writes_a_working_make_fragment(tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     r = subprocess.run(["./prog"], cwd=work, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "Successfully ran sgdma SG interrupt example: 12 packets" in r.stdout, r.stdout
+
+
+MEMORY_PROGRAM = r"""
+#include "xil_io.h"
+#include "xparameters.h"
+#include "xstatus.h"
+
+extern void xil_printf(const char *format, ...);
+static volatile u32 word;       /* the program's own memory: .bss */
+
+int main(int argc, char **argv)
+{
+	u32 stack[2] = { 0, 0 };
+
+	(void)argv;
+	Xil_Out32((UINTPTR)&word, 0xA5A5F00Du);
+	Xil_Out16((UINTPTR)&stack[1] + 2, 0xBEEFu);
+	Xil_Out8((UINTPTR)&stack[0], 0x42u);
+	if (Xil_In32((UINTPTR)&word) != 0xA5A5F00Du || stack[1] != 0xBEEF0000u || Xil_In8((UINTPTR)&stack[0]) != 0x42u ||
+	    Xil_In16((UINTPTR)&stack[1] + 2) != 0xBEEFu)
+		return XST_FAILURE;
+	/* a register still goes to the board: MM2S DMASR reads Halted after reset */
+	if (!(Xil_In32(XPAR_AXIDMA_0_BASEADDR + 4) & 1u))
+		return XST_FAILURE;
+	xil_printf("memory ok\r\n");
+	if (argc > 1)                   /* PS DDR below vm.mmap_min_addr: refused by name */
+		return (int)Xil_In32(XPAR_PS7_DDR_0_S_AXI_BASEADDR + 0x800);
+	return XST_SUCCESS;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("make") is None or shutil.which("cc") is None, reason="needs make and cc")
+def test_xil_io_on_program_memory_is_plain_and_low_ddr_is_refused(tmp_path):
+    r = CliRunner().invoke(main, ["bsp", "--board", "pynq-z2", "--out", str(tmp_path / "bsp")])
+    assert r.exit_code == 0, r.output
+    (tmp_path / "prog.c").write_text(MEMORY_PROGRAM)
+    (tmp_path / "Makefile").write_text("include bsp/sgdma_bsp.mk\nprog: prog.c $(SGDMA_BSP_LIB)\n"
+                                       "\t$(CC) -std=c11 -Wall -Wextra -Werror $(SGDMA_BSP_CFLAGS) -o $@ $< $(SGDMA_BSP_LIBS)\n")
+    b = subprocess.run(["make", "-s", "prog"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert b.returncode == 0, b.stderr[-3000:]
+    ok = subprocess.run(["./prog"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and "memory ok" in ok.stdout, ok.stdout + ok.stderr
+    low = subprocess.run(["./prog", "low"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert low.returncode == 3 and "access to 0x800: ddr.ps starts at 0x0 but the host maps nothing below " \
+        "vm.mmap_min_addr" in low.stderr, low.stderr
