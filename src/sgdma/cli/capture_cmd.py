@@ -114,11 +114,8 @@ LINUX_CAPTURE_OPTIONS = {"board", "buffer_size", "buffers", "seconds", "json_pat
 
 
 def _linux_capture(ctx, board: str, buffer_size: int, buffers: int, seconds, json_path) -> None:
-    import sys
-
-    from sgdma.board.linux import open_board
     from sgdma.board.linux.capture import capture
-    from sgdma.driver.errors import DmaError
+    from sgdma.cli.linux_board import linux_board
 
     given = sorted("--" + p.name.replace("_", "-") if p.name != "json_path" else "--json" for p in ctx.command.params
                    if p.name not in LINUX_CAPTURE_OPTIONS
@@ -127,22 +124,11 @@ def _linux_capture(ctx, board: str, buffer_size: int, buffers: int, seconds, jso
         raise click.UsageError(f"{', '.join(given)}: model the virtual board's ADC, FIFO and CPU; on a real board "
                                "(--board linux:...) capture takes --buffer-size, --buffers and --seconds")
     secs = 1.0 if seconds is None else seconds / 1e9
-    try:
-        lb = open_board(board)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--board")
-    except OSError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(3)
-    try:
-        res = capture(lb, buffer_bytes=buffer_size, buffers=buffers, seconds=secs)
-    except ValueError as e:
-        raise click.UsageError(str(e))
-    except (DmaError, OSError, TimeoutError, MemoryError) as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(3)
-    finally:
-        lb.close()
+    with linux_board(board) as lb:
+        try:
+            res = capture(lb, buffer_bytes=buffer_size, buffers=buffers, seconds=secs)
+        except ValueError as e:
+            raise click.UsageError(str(e))
     click.echo(f"capture on {board}: {buffers} x {buffer_size} B buffers for {res['seconds']:.2f} s (wall)")
     click.echo(f"  buffers delivered    {res['buffers_delivered']} ({res['bytes']} bytes)")
     click.echo(f"  throughput           {res['throughput_mbps']:.1f} MB/s to the application")

@@ -1,8 +1,6 @@
 """``sgdma selftest``: MM2S -> S2MM loopback."""
 from __future__ import annotations
 
-import sys
-
 import click
 
 from sgdma.cli.common import SEED_MAX, OutPath, _write_json, exit_verdict
@@ -31,24 +29,11 @@ def _print_selftest(res, title: str) -> None:
 
 
 def _linux_selftest(spec: str, seed: int, rounds: int, packets: int, max_packet: int):
-    from sgdma.board.linux import open_board
-    from sgdma.driver.errors import DmaError
+    from sgdma.cli.linux_board import linux_board
     from sgdma.experiments import selftest
 
-    try:
-        board = open_board(spec)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--board")
-    except OSError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(3)
-    try:
+    with linux_board(spec) as board:
         return selftest.run_on(board, seed, rounds=rounds, packets=packets, max_packet=max_packet)
-    except (DmaError, OSError, TimeoutError, RuntimeError, MemoryError) as e:   # failed while running
-        click.echo(f"error: {e}", err=True)
-        sys.exit(3)
-    finally:
-        board.close()
 
 
 @click.command("selftest")
