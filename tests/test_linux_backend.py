@@ -410,7 +410,7 @@ def test_selftest_runs_on_a_linux_board(fake):
 
 
 def test_capture_on_a_linux_board_counts_what_the_stream_delivered(tmp_path, monkeypatch):
-    from sgdma.board.linux.capture import capture
+    from sgdma.capture.linux import capture
 
     vb = sgdma.VirtualBoard("zcu111")                 # S2MM fed by the board's stream source, not by MM2S
     f = FakeRoot(tmp_path, vb, buffer=("udmabuf0", PHYS, SIZE))

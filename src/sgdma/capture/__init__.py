@@ -3,6 +3,7 @@
 * ``driver``: CaptureDriver (N armed buffers, IOC per buffer, buffer swapping), CPU accounting;
 * ``transport``: the copy API (``read``/``write``) and the zero-copy API (``acquire``/``release``)
   for capture and playback;
+* ``linux``: ``capture`` on a real board (``sgdma capture --board linux:``): a ring kept armed, wall time;
 * ``session``: ``run_capture`` (ADC → FIFO → S2MM → DDR → the application, verified end to end);
 * ``sweep``: ``sweep_buffer_size``, ``find_max_rate``, ``plot_sweep``;
 (``sgdma capture`` lives in ``sgdma.cli.capture``.)

@@ -31,10 +31,18 @@ def bsp(board: str, out_dir: str, sets: tuple[str, ...]) -> None:
     Example: sgdma bsp --board pynq-z2 --out bsp; then in a Makefile `include bsp/sgdma_bsp.mk`
     (docs/boards.md).
     """
-    from sgdma.hw.bspgen import generate, parse_sets
+    from sgdma.hw.bspgen import facts, generate, parse_sets
 
     try:
+        facts(board)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--board")
+    try:
         options = parse_sets(sets)
+        if options:         # the virtual board refuses what it cannot build: refuse it before writing anything
+            from sgdma.board.virtual import VirtualBoard
+
+            VirtualBoard(board, options=options, timing_only=True)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--set")
     try:

@@ -114,7 +114,7 @@ LINUX_CAPTURE_OPTIONS = {"board", "buffer_size", "buffers", "seconds", "json_pat
 
 
 def _linux_capture(ctx, board: str, buffer_size: int, buffers: int, seconds, json_path) -> None:
-    from sgdma.board.linux.capture import capture
+    from sgdma.capture.linux import capture
     from sgdma.cli.linux_board import linux_board
 
     given = sorted("--" + p.name.replace("_", "-") if p.name != "json_path" else "--json" for p in ctx.command.params

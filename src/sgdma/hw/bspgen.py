@@ -55,22 +55,9 @@ def parse_sets(items) -> dict[str, float]:
     return out
 
 
-def _check_sets(preset: str, sets: dict[str, float]) -> None:
-    """The virtual board refuses what it cannot build; refuse it here, before anything is written."""
-    if not sets:
-        return
-    from sgdma.board.virtual import VirtualBoard
-
-    try:
-        VirtualBoard(preset, options=sets, timing_only=True)
-    except ValueError as e:
-        raise ValueError(f"--set: {e}") from None
-
-
 def facts(preset: str, sets: dict[str, float] | None = None) -> dict:
     doc = presets.load(preset)
     sets = dict(sets or {})
-    _check_sets(preset, sets)
     for key, value in sets.items():       # the preset as the board will be built (bspconfig.h carries the same)
         *where, leaf = key.split(".")
         table = doc
