@@ -140,3 +140,52 @@ def test_pynq_dma_driver_unmodified(installed, include_sg):
         dma.recvchannel.wait()
         assert np.array_equal(dst, src)
         del src, dst
+
+
+def test_pynq_api_on_a_linux_board(tmp_path, monkeypatch):
+    """The same surface over a LinuxBoard (a fake root served by a virtual board): buffers in the u-dma-buf,
+    registers through the backend, and PYNQ's DMA driver moving data."""
+    from sgdma.board.linux.fakeroot import FakeRoot
+
+    vb = sgdma.VirtualBoard("zcu111", loopback=True)
+    f = FakeRoot(tmp_path, vb, buffer=("udmabuf0", 0x8010_0000, 1 << 22))
+    monkeypatch.setenv("SGDMA_SYSROOT", str(tmp_path))
+    try:
+        lb = sgdma.LinuxBoard(dma="axi_dma_0", buffers="udmabuf0", registers=f, preset="zcu111")
+        spynq.use(lb)
+        m = spynq.MMIO(lb.axi_dma.base, 0x100)
+        assert m.read(0x04) & sgdma.pg021.SR_SGINCLD
+        with pytest.raises(ValueError, match="int or bytes"):
+            m.write(0x00, 2.0)
+        buf = spynq.allocate(256)
+        assert buf.dtype == np.dtype("u4") and 0x8010_0000 <= buf.physical_address < 0x8050_0000
+        assert buf.cacheable and not buf.coherent                     # cache='sync': cached, synced by u-dma-buf
+        with pytest.raises(ValueError, match="cache='uncached'"):
+            spynq.allocate(16, cacheable=False)
+        del buf
+        ub = sgdma.LinuxBoard(dma="axi_dma_0", buffers="udmabuf0", registers=f, preset="zcu111", cache="uncached")
+        u = spynq.allocate(16, target=ub)
+        assert u.coherent and not u.cacheable                        # an uncached mapping needs no maintenance
+        del u
+        ub.close()
+        _need_pynq()
+        saved = {k: sys.modules.get(k) for k in ("pynq", "pynq.lib", "pynq.lib.dma")}
+        spynq.install(lb)
+        try:
+            from pynq.lib.dma import DMA
+
+            dma = DMA(spynq.description(lb))
+            with spynq.allocate(512) as src, spynq.allocate(512) as dst:
+                src[:] = np.arange(512, dtype=np.uint32) ^ 0x5A5A
+                dma.recvchannel.transfer(dst)
+                dma.sendchannel.transfer(src)
+                dma.sendchannel.wait()
+                dma.recvchannel.wait()
+                assert np.array_equal(dst, src)
+        finally:
+            spynq.uninstall()
+            for k, v in saved.items():
+                if v is not None:
+                    sys.modules[k] = v
+    finally:
+        f.close()

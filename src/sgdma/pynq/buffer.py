@@ -57,7 +57,8 @@ def _board_coherent(board) -> bool:
     """Whether the board's DMA buffers need no cache maintenance: a LinuxBoard opened with
     cache='uncached' or 'coherent'; the virtual board's buffers are cached."""
     info = getattr(board, "_info", None)
-    return bool(info) and info.get("buffer", {}).get("cache") in ("uncached", "coherent")
+    buf = info.get("buffer", {}) if info else {}
+    return bool(buf) and (bool(buf.get("coherent")) or not buf.get("cached", True))
 
 
 def allocate(board, shape, dtype="u4", cacheable: bool = True, **kwargs) -> PynqBuffer:
