@@ -96,8 +96,9 @@ def test_an_installed_package_writes_a_working_make_fragment(tmp_path):
     r = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(lib)], cwd=ROOT,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    for so in (ROOT / "src" / "sgdma").glob("_core*"):        # the extension a wheel would carry
-        shutil.copy(so, lib / "sgdma")
+    import sgdma._core
+
+    shutil.copy(sgdma._core.__file__, lib / "sgdma")          # the extension a wheel would carry
     work = tmp_path / "work"
     work.mkdir()
     env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(lib)}
