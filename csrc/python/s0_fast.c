@@ -7,7 +7,7 @@
  * watches the sink's per-BD completion times (one packet per BD) between
  * polls.  After `warmup` BDs it takes a window of `periods` whole refresh
  * periods from the next refresh start, measures the time per BD P over it and
- * estimates the error (the two halves' rates, one period's refresh excess, one
+ * estimates the error (the two halves' rates, the largest deviation from the trend, one
  * BD).  When the relative estimate is at most `accept` the trial stops there
  * and the last beat is extrapolated as window end + remaining BDs x P;
  * otherwise the window doubles up to `max_periods`, then the trial simply runs
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "core.h"
+#include "mem/ddrc.h"
 #include "sgdma/csm.h"
 #include "sgdma/s0_bench.h"
 
@@ -26,8 +27,6 @@ enum { OUT_SETUP, OUT_LATENCY, OUT_THROUGHPUT, OUT_EXTRAPOLATED, OUT_EXACT_BDS, 
 struct fast_cfg {
 	uint32_t warmup, periods, max_periods;
 	double accept, clk_ps;
-	uint64_t *gaps;           /* scratch: inter-completion gaps of a window */
-	size_t cap_gaps;
 };
 
 /* Completed BDs by time t: linear between completion times (F(c_i) = i + 1); t inside the recorded span. */
@@ -51,49 +50,25 @@ static double completed_by(vb_board *b, size_t n, uint64_t t)
 	}
 }
 
-static int cmp_u64(const void *x, const void *y)
+/* The largest deviation of a completion in the window [ts, te) from the straight line through (ts, fs) at
+ * p per BD: how far any single completion, hence the count at either window edge, may sit off the trend. */
+static double deviation(vb_board *b, size_t n, uint64_t ts, uint64_t te, double fs, double p)
 {
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return a < b ? -1 : a > b;
-}
-
-/* Refresh excess of one period over the window [ts, te): the gaps' excess over their median, per period. */
-static double refresh_excess(vb_board *b, struct fast_cfg *f, size_t n, uint64_t ts, uint64_t te, uint32_t periods)
-{
-	size_t first = 0, k = 0;
-	uint64_t med;
-	double excess = 0.0;
-	while (first < n && vb_sink_packet(b, first)->t_last_ps < ts)
-		first++;
-	if (first == 0)
-		first = 1;
-	for (size_t i = first; i < n && vb_sink_packet(b, i - 1)->t_last_ps < te; i++) {
-		if (k == f->cap_gaps) {
-			size_t cap = f->cap_gaps ? 2 * f->cap_gaps : 1024;
-			uint64_t *g = realloc(f->gaps, cap * sizeof(*g));
-			if (!g)
-				return -1.0;
-			f->gaps = g;
-			f->cap_gaps = cap;
-		}
-		f->gaps[k++] = vb_sink_packet(b, i)->t_last_ps - vb_sink_packet(b, i - 1)->t_last_ps;
+	size_t lo = 0, hi = n;
+	double worst = 0.0;
+	while (lo < hi) {               /* first completion at or after ts */
+		size_t mid = lo + (hi - lo) / 2;
+		if (vb_sink_packet(b, mid)->t_last_ps < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (k == 0)
-		return -1.0;
-	{
-		uint64_t *g = malloc(k * sizeof(*g));
-		if (!g)
-			return -1.0;
-		for (size_t i = 0; i < k; i++)
-			g[i] = f->gaps[i];
-		qsort(g, k, sizeof(*g), cmp_u64);
-		med = g[k / 2];
-		free(g);
+	for (size_t i = lo; i < n && vb_sink_packet(b, i)->t_last_ps < te; i++) {
+		double d = fabs((double)vb_sink_packet(b, i)->t_last_ps - ((double)ts + ((double)(i + 1) - fs) * p));
+		if (d > worst)
+			worst = d;
 	}
-	for (size_t i = 0; i < k; i++)
-		if (f->gaps[i] > med)
-			excess += (double)(f->gaps[i] - med);
-	return excess / periods;
+	return worst;
 }
 
 struct estimate {
@@ -101,31 +76,47 @@ struct estimate {
 };
 
 /* The estimate from the window [ts, ts + periods * T); false if the sink cannot support it. */
-static bool estimate(vb_board *b, struct fast_cfg *f, uint64_t total, uint64_t ts, uint64_t period,
+static bool estimate(vb_board *b, const struct fast_cfg *f, uint64_t total, uint64_t ts, uint64_t period,
 		     uint32_t periods, uint64_t t_first, struct estimate *e)
 {
 	size_t n = vb_sink_count(b);
-	uint64_t te = ts + periods * period, tm = ts + (periods / 2) * period;
-	double fs = completed_by(b, n, ts), fm = completed_by(b, n, tm), fe = completed_by(b, n, te);
-	double p, p1, p2, rem, excess, err_ps;
+	uint64_t te = ts + periods * period;
+	double fs = completed_by(b, n, ts), fe = completed_by(b, n, te), fq[5];
+	double p, pq_min = 0.0, pq_max = 0.0, rem, dev, err_ps;
 
-	if (fe - fm <= 0.0 || fm - fs <= 0.0)
+	/* the window's rate, and its quarters' (whole periods when R is a multiple of 4, else near) */
+	for (unsigned q = 0; q <= 4; q++)
+		fq[q] = completed_by(b, n, ts + (uint64_t)((double)(te - ts) * q / 4.0));
+	if (fe - fs <= 0.0)
 		return false;
 	p = (double)(te - ts) / (fe - fs);
-	p1 = (double)(tm - ts) / (fm - fs);
-	p2 = (double)(te - tm) / (fe - fm);
+	for (unsigned q = 0; q < 4; q++) {
+		double pq;
+		if (fq[q + 1] - fq[q] <= 0.0)
+			return false;
+		pq = (double)(te - ts) / 4.0 / (fq[q + 1] - fq[q]);
+		pq_min = q == 0 || pq < pq_min ? pq : pq_min;
+		pq_max = q == 0 || pq > pq_max ? pq : pq_max;
+	}
 	rem = (double)total - fe;
 	if (rem < 0.0)
 		rem = 0.0;
-	excess = refresh_excess(b, f, n, ts, te, periods);
-	if (excess < 0.0)
-		return false;
+	dev = deviation(b, n, ts, te, fs, p);
 	e->t_end_ps = (double)te + rem * p;
-	/* the halves' disagreement over the remaining BDs, the refresh phase of the last partial period, one BD
-	 * of end effect and one clock of counting */
-	err_ps = fabs(p1 - p2) * rem + excess + p + f->clk_ps;
+	/* The spread of the quarters' rates (drift, and variation slower than a refresh period) over the
+	 * remaining BDs; the count at each window edge may be off by the largest deviation from the trend
+	 * (refresh stalls included), which moves P by up to 2 dev / window and the anchor at te by dev; one BD
+	 * of end effect and one clock of counting. */
+	err_ps = (pq_max - pq_min) * rem + dev * (1.0 + 2.0 * rem * p / (double)(te - ts)) + p + f->clk_ps;
 	e->error = err_ps / (e->t_end_ps - (double)t_first);
 	return true;
+}
+
+/* Requests the CPU port of the DDR controller has taken so far (0 on a board whose DMA memory has none). */
+static uint64_t cpu_requests(vb_board *b)
+{
+	const struct vb_ddrc_port_stats *s = vb_ddrc_stats(b, VB_PORT_CPU);
+	return s ? s->reads + s->writes : 0;
 }
 
 /* One trial; fills out[OUT_N]. */
@@ -136,6 +127,7 @@ static enum sg_status fast_trial(vb_board *b, struct sg_platform plat, const str
 	struct s0_run run;
 	struct s0_counts cnt;
 	uint64_t t0 = vb_now_ps(b), total = (uint64_t)pt->bds * pt->cycles, ts = 0, period = 0;
+	uint64_t cpu_seen = cpu_requests(b), cpu_quiet_since = t0;
 	uint32_t periods = f->periods;
 	bool window = false, gave_up = false;
 	enum sg_status st = s0_trial_start(&run, plat, bench, pt, seed, err);
@@ -159,14 +151,27 @@ static enum sg_status fast_trial(vb_board *b, struct sg_platform plat, const str
 			continue;
 		n = vb_sink_count(b);
 		if (!window) {
+			/* Warm-up: W BDs, and the CPU's own DRAM traffic (the ring it wrote, draining from its
+			 * caches and write buffers) quiet for a refresh period, so the window sees the DMA alone. */
+			uint64_t now = vb_now_ps(b), seen = cpu_requests(b), t_warm;
+			if (seen != cpu_seen) {
+				cpu_seen = seen;
+				cpu_quiet_since = now;
+			}
 			if (n < f->warmup || n == 0)
 				continue;
-			ts = vb_next_refresh(b, vb_sink_packet(b, f->warmup ? f->warmup - 1 : 0)->t_last_ps);
-			period = ts < UINT64_MAX / 4 ? vb_next_refresh(b, ts + 1) - ts : 0;
-			if (!period || period > UINT64_MAX / 8 / f->max_periods) {
-				gave_up = true;       /* refresh off: no period to average over */
-				continue;
+			if (!period) {
+				uint64_t r0 = vb_next_refresh(b, now);
+				period = r0 < UINT64_MAX / 4 ? vb_next_refresh(b, r0 + 1) - r0 : 0;
+				if (!period || period > UINT64_MAX / 8 / f->max_periods) {
+					gave_up = true;       /* refresh off: no period to average over */
+					continue;
+				}
 			}
+			if (now - cpu_quiet_since < period)
+				continue;
+			t_warm = vb_sink_packet(b, f->warmup ? f->warmup - 1 : 0)->t_last_ps;
+			ts = vb_next_refresh(b, t_warm > cpu_quiet_since ? t_warm : cpu_quiet_since);
 			window = true;
 		}
 		if (vb_sink_packet(b, n - 1)->t_last_ps <= ts + periods * period)
@@ -274,7 +279,6 @@ static PyObject *s0_fast_trials(PyObject *m, PyObject *args, PyObject *kw)
 			}
 		});
 	}
-	free(f.gaps);
 	PyBuffer_Release(&seeds);
 	if (st != SG_OK) {
 		Py_DECREF(res);
