@@ -201,6 +201,60 @@ def s0_sweep_timing_only() -> dict:
 BASELINE_TREE: Path | None = None      # --baseline
 
 
+def _callgrind_ir(fidelity: str, trials: int) -> tuple[float, dict]:
+    """Instructions of the S0 sweep at `fidelity` (callgrind, this tree): a run with the sweep less the same
+    start-up without it; and the sweep's JSON (virtual ns)."""
+    script = Path(__file__).with_name("fidelity_ir.py")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    totals, doc = [], {}
+    for n in (trials, 0):
+        out = Path(f"/tmp/sgdma-callgrind-{os.getpid()}-{fidelity}-{n}")
+        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+                            str(script), "--fidelity", fidelity, "--trials", str(n)],
+                           env=env, capture_output=True, text=True, check=True)
+        if n:
+            doc = json.loads(r.stdout.strip().splitlines()[-1])
+        totals.append(next(int(line.split()[1]) for line in out.read_text().splitlines()
+                           if line.startswith("totals:")))
+        out.unlink()
+    return float(totals[0] - totals[1]), doc
+
+
+@benchmark
+def fidelity_s0() -> dict:
+    """The fidelities on S0's sweep (issue 27's goals): callgrind instructions per virtual ns, exact and fast
+    (2 and 10 trials per point), and CPU seconds of the 100-trial sweep in one worker, with the host's load
+    average beside them (a shared machine: instructions are the figure, CPU seconds context)."""
+    import shutil
+
+    from sgdma.executor import LocalExecutor
+    from sgdma.experiments import characterize as ch
+
+    out = {}
+    load = f"load average {os.getloadavg()[0]:.2f}"
+    if shutil.which("valgrind"):
+        ir_exact, d_exact = _callgrind_ir("exact", 2)
+        ir_fast, d_fast = _callgrind_ir("fast", 10)
+        per_exact, per_fast = ir_exact / d_exact["virtual_ns"], ir_fast / d_fast["virtual_ns"]
+        out["s0_exact_instructions_per_virtual_ns"] = figure(per_exact, "Ir/ns", 9.85, "issue 27's 'now'",
+                                                             f"2 trials per point; goal <= 7.0; {load}")
+        out["s0_fast_instructions_per_virtual_ns"] = figure(
+            per_fast, "Ir/ns", per_exact, "exact, same run",
+            f"10 trials per point, {d_fast['extrapolated']} of {d_fast['trials']} extrapolated; goal <= 0.25 "
+            f"(>= 40x fewer than exact); {load}")
+    else:
+        out["s0_fast_instructions_per_virtual_ns"] = figure(float("nan"), "", 1.0, "", "skipped: no valgrind")
+    cpu = {}
+    for fidelity in ("fast", "exact"):
+        ex = LocalExecutor(1)
+        recs = list(ch.sweep(ch.Setup(trials=100, fidelity=fidelity), ch.s0_points(), executor=ex))
+        ex.close()
+        cpu[fidelity] = sum(r.cpu_s for r in recs)
+    out["s0_fast_100_trials_cpu_s"] = figure(cpu["fast"], "CPU s", cpu["exact"], "exact, same run",
+                                             f"one worker; goal <= 3 s; load average {os.getloadavg()[0]:.2f}")
+    return out
+
+
 def _s0_points(tree: Path, trials: int) -> dict:
     """benchmarks/s0_points.py in a fresh interpreter on `tree`'s sgdma (src/ layout, extension built in place)."""
     script = Path(__file__).with_name("s0_points.py")

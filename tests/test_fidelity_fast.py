@@ -22,14 +22,13 @@ def _benches(board, **kw):
     return exact, fast
 
 
-# Stratified over S0's Table II (fid.stratified: one point per stratum of ring length x BD size), 3 trials each:
-# the long points are the ones fast extrapolates.
-@pytest.fixture(scope="module")
-def s0_pairs():
+def _pairs(board, k=12, seed=1):
+    """A stratified sample of S0's Table II (fid.stratified: one point per stratum of ring length x BD size),
+    its long points (the ones fast extrapolates) and two fixed ones; 3 trials each, exact and fast."""
     pts = ch.s0_points()
-    chosen = [pts[i] for i in fid.stratified(pts, 12, seed=1)]
+    chosen = [pts[i] for i in fid.stratified(pts, k, seed=seed)]
     chosen = [p for p in chosen if p.bds * p.cycles >= 512] + [ch.Point(8192, 1024), ch.Point(32, 4096)]
-    exact, fast = _benches("zcu111")
+    exact, fast = _benches(board)
     out = []
     for p in chosen:
         seeds = ch.trial_seeds(0, p, 3)
@@ -37,9 +36,16 @@ def s0_pairs():
     return out
 
 
-def test_error_estimate_bounds_the_true_error_trial_by_trial(s0_pairs):
+@pytest.fixture(scope="module")
+def s0_pairs():
+    return _pairs("zcu111")
+
+
+@pytest.mark.parametrize("board", ["zcu111", "zcu102"])
+def test_error_estimate_bounds_the_true_error_trial_by_trial(board, s0_pairs):
     extrapolated = 0
-    for p, (lat, thr, _), (flat, fthr, _, ext, exact_bds, est) in s0_pairs:
+    for p, (lat, thr, _), (flat, fthr, _, ext, exact_bds, est) in (s0_pairs if board == "zcu111"
+                                                                    else _pairs(board, 8, seed=2)):
         err = np.abs(fthr / thr - 1)
         for k in range(len(thr)):
             if ext[k]:
@@ -49,6 +55,18 @@ def test_error_estimate_bounds_the_true_error_trial_by_trial(s0_pairs):
             else:                                   # ran on to DONE: the exact trial itself
                 assert fthr[k] == thr[k] and exact_bds[k] == p.bds * p.cycles and est[k] == 0
     assert extrapolated >= 6                        # the check is not vacuous
+
+
+def test_zynq7000_board_stays_within_the_tolerance():
+    """On the Zynq-7000 presets the estimate is not a bound on every trial (docs/performance.md: the time
+    per BD can lock to tREFI at 100 MHz clocks, and the window cannot see the alignment drift); what fast
+    promises there is --fast-check's: every trial inside the tolerance, latency exact."""
+    extrapolated = 0
+    for p, (lat, thr, _), (flat, fthr, _, ext, _, est) in _pairs("pynq-z2", 8, seed=3):
+        np.testing.assert_array_equal(flat, lat)
+        assert np.all(np.abs(fthr / thr - 1) <= fid.DEFAULT_TOLERANCE), p
+        extrapolated += int(ext.sum())
+    assert extrapolated >= 6
 
 
 def test_latency_is_exact_by_construction(s0_pairs):
