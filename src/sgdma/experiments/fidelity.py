@@ -16,18 +16,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-FIDELITIES = ("exact", "fast", "functional")
+from sgdma.board.fidelity import FIDELITIES, FUNCTIONAL_NOTE, FUNCTIONAL_OPTIONS, board_options  # noqa: F401
+
 DEFAULT_PERIODS = 8           # issue 27: a window of 8 whole refresh periods
 MAX_PERIODS_FACTOR = 4        # the window extends up to 4x, then the trial runs exact
 DEFAULT_TOLERANCE = 0.02      # 2 %: the window is extended while the estimate exceeds half of it
 #: BDs skipped before the window (queues fill, rows open); assumed: 16 covers the SG engine's prefetch queue
 #: (4 BDs on S0's boards) and the DataMover's outstanding bursts several times over.
 WARMUP_BDS = 16
-
-#: The functional memory path, as board options: no DRAM model, no interconnect latency or width limit.
-FUNCTIONAL_OPTIONS = {"dram.enabled": 0.0, "ic.request_ns": 0.0, "ic.response_ns": 0.0, "ic.width_bits": 0.0}
-FUNCTIONAL_NOTE = ("functional: ideal memory path (no DRAM banks, refresh or controller latency, no interconnect "
-                   "latency or width limit); registers, descriptors and data exact, times not the board's")
 
 
 class FidelityError(ValueError):
@@ -40,7 +36,7 @@ def check(fidelity: str, periods: int, tolerance: float) -> None:
     if isinstance(periods, bool) or not isinstance(periods, (int, np.integer)) or not 2 <= periods <= 1024 \
             or periods % 2:
         raise FidelityError(f"--fast-periods {periods!r}: an even number of refresh periods from 2 to 1024 "
-                            f"(the error estimate compares the window's two halves)")
+                            f"(the error estimate compares the window's parts)")
     if not 0 < tolerance < 1:
         raise FidelityError(f"--tolerance {tolerance!r}: a relative error above 0 and below 1 (e.g. 2%)")
 
@@ -54,10 +50,6 @@ def parse_tolerance(text) -> float:
         raise FidelityError(f"--tolerance {text!r}: a relative error such as 2% or 0.02") from None
     check("exact", DEFAULT_PERIODS, v)
     return v
-
-
-def board_options(fidelity: str) -> dict:
-    return dict(FUNCTIONAL_OPTIONS) if fidelity == "functional" else {}
 
 
 def unvalidated(setup) -> str:
@@ -88,11 +80,11 @@ class FastTrials:
 
 def fast_trials(bench, p, seeds: np.ndarray, poll_limit: int) -> FastTrials:
     """S0's MM2S trials at the fast fidelity (csrc/python/s0_fast.c), one C call for all seeds."""
-    from sgdma import _core
+    from sgdma.board.programs import s0_fast_trials
 
     b, lay, blk, s = bench.board, bench.layout, bench.board.axi_dma, bench.setup
-    raw = _core.s0_fast_trials(
-        b._b, dma_base=blk.base, gpio_base=b.gpio_base, bd_dev=lay.bd_base, bd_capacity=lay.max_bds,
+    raw = s0_fast_trials(
+        b, dma_base=blk.base, gpio_base=b.gpio_base, bd_dev=lay.bd_base, bd_capacity=lay.max_bds,
         buffer_base=lay.buffer_base, buffer_bytes=lay.buffer_bytes, addr_width=blk.addr_width,
         length_width=blk.length_width, data_bytes=blk.data_bytes, poll_limit=poll_limit,
         bytes_per_bd=p.bytes_per_bd, bds=p.bds, cycles=p.cycles, seeds=seeds.tobytes(), warmup=WARMUP_BDS,

@@ -18,7 +18,7 @@ DEMO_RB_LENGTH = 200
 def fidelity_fields(fidelity: str, bds: int) -> dict:
     """What a playback record says of its fidelity: a playback is one run paced by the DAC, where the fast
     estimator is not validated, so `fast` plays exact and says so."""
-    from sgdma.experiments.fidelity import FUNCTIONAL_NOTE
+    from sgdma.board.fidelity import FUNCTIONAL_NOTE
 
     note = {"fast": "ran exact: the fast estimator is not validated for DAC pacing",
             "functional": FUNCTIONAL_NOTE}.get(fidelity, "")

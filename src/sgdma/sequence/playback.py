@@ -43,8 +43,10 @@ class PlaybackConfig:
     fidelity: str = "exact"         # exact | fast | functional (sgdma.experiments.fidelity); fast plays exact
 
     def check(self) -> None:
-        if self.fidelity not in ("exact", "fast", "functional"):
-            raise ValueError(f"--fidelity {self.fidelity!r}: choose exact, fast or functional")
+        from sgdma.board.fidelity import FIDELITIES
+
+        if self.fidelity not in FIDELITIES:
+            raise ValueError(f"--fidelity {self.fidelity!r}: choose {', '.join(FIDELITIES)}")
         if self.mailbox not in ("gpio", "rpmsg"):
             raise ValueError(f"mailbox {self.mailbox!r}: choose gpio or rpmsg")
         if self.fifo_depth < 1:

@@ -21,7 +21,7 @@ def play_circuit(circuit, board: str, cfg: PlaybackConfig, seed: int = 0, option
     """One run: a board built from the preset (with `options` overriding preset keys), the circuit compiled
     into it, played with `cfg` (fields in `overrides` replaced).  The board keeps times, not payload bytes,
     so its stream sink does not grow with the run.  `progress(done, total)` is called between slices."""
-    from sgdma.experiments.fidelity import board_options
+    from sgdma.board.fidelity import board_options
 
     cfg = replace(cfg, **overrides) if overrides else cfg
     options = {**board_options(cfg.fidelity), **(options or {})}     # the fidelity's memory path, then the caller's
