@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.experiments import fidelity as fid
+from sgdma.board import fidelity as fid
 
 
 class Tolerance(click.ParamType):
@@ -70,7 +70,9 @@ def fast_check(setup, points, records: list[dict], k: int, executor) -> dict:
 
     from sgdma.experiments import characterize as ch
 
-    idx = fid.stratified(points, k, setup.seed)
+    from sgdma.experiments import fidelity as xfid
+
+    idx = xfid.stratified(points, k, setup.seed)
     exact = list(ch.sweep(replace(setup, fidelity="exact"), [points[i] for i in idx], executor=executor))
     fast = [ch.Record(**records[i]) for i in idx]
-    return {"points": len(idx), **fid.check_errors(fast, exact)}
+    return {"points": len(idx), **xfid.check_errors(fast, exact)}

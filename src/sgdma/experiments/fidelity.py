@@ -16,40 +16,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sgdma.board.fidelity import FIDELITIES, FUNCTIONAL_NOTE, FUNCTIONAL_OPTIONS, board_options  # noqa: F401
+from sgdma.board.fidelity import (DEFAULT_PERIODS, DEFAULT_TOLERANCE, FIDELITIES, FUNCTIONAL_NOTE,  # noqa: F401
+                                  FUNCTIONAL_OPTIONS, MAX_PERIODS_FACTOR, FidelityError, board_options, check,
+                                  parse_tolerance)
 
-DEFAULT_PERIODS = 8           # issue 27: a window of 8 whole refresh periods
-MAX_PERIODS_FACTOR = 4        # the window extends up to 4x, then the trial runs exact
-DEFAULT_TOLERANCE = 0.02      # 2 %: the window is extended while the estimate exceeds half of it
 #: BDs skipped before the window (queues fill, rows open); assumed: 16 covers the SG engine's prefetch queue
 #: (4 BDs on S0's boards) and the DataMover's outstanding bursts several times over.
 WARMUP_BDS = 16
-
-
-class FidelityError(ValueError):
-    """A fidelity option out of range; raised before anything runs."""
-
-
-def check(fidelity: str, periods: int, tolerance: float) -> None:
-    if fidelity not in FIDELITIES:
-        raise FidelityError(f"--fidelity {fidelity!r}: choose {', '.join(FIDELITIES)}")
-    if isinstance(periods, bool) or not isinstance(periods, (int, np.integer)) or not 2 <= periods <= 1024 \
-            or periods % 2:
-        raise FidelityError(f"--fast-periods {periods!r}: an even number of refresh periods from 2 to 1024 "
-                            f"(the error estimate compares the window's parts)")
-    if not 0 < tolerance < 1:
-        raise FidelityError(f"--tolerance {tolerance!r}: a relative error above 0 and below 1 (e.g. 2%)")
-
-
-def parse_tolerance(text) -> float:
-    """'2%', '0.02' or 0.02 -> 0.02."""
-    s = str(text).strip()
-    try:
-        v = float(s[:-1]) / 100 if s.endswith("%") else float(s)
-    except ValueError:
-        raise FidelityError(f"--tolerance {text!r}: a relative error such as 2% or 0.02") from None
-    check("exact", DEFAULT_PERIODS, v)
-    return v
 
 
 def unvalidated(setup) -> str:
