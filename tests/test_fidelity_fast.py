@@ -117,8 +117,7 @@ def test_records_carry_the_fidelity_in_every_output(tmp_path):
                                   "--timing-only", "--fidelity", "fast", "--jobs", "1", "--json", str(out),
                                   "--csv", str(csv), "--parquet", str(pq)])
     assert r.exit_code == 0, r.output
-    (rec,) = json.loads(out.read_text())["records"] if isinstance(json.loads(out.read_text()), dict) \
-        else json.loads(out.read_text())
+    (rec,) = json.loads(out.read_text())["records"]
     assert rec["fidelity"] == "fast" and rec["extrapolated"] == 2 and 0 < rec["exact_bds"] < 2 * 2048
     assert 0 < rec["error_estimate"] <= 0.01
     header = csv.read_text().splitlines()[0].split(",")
@@ -202,3 +201,13 @@ def test_plan_and_run_carry_the_fidelity(tmp_path):
     assert r.exit_code == 0, r.output
     rec = json.loads(out.read_text())
     assert rec["fidelity"] == "functional" and rec["extrapolated"] == 0 and rec["exact_bds"] > 0
+
+
+def test_fast_check_above_the_tolerance_exits_1(monkeypatch):
+    import sgdma.cli.characterize as cli_ch
+
+    monkeypatch.setattr(cli_ch, "fast_check_run",
+                        lambda *a: {"points": 1, "throughput": 0.025, "latency": 0.0, "estimate": 0.009})
+    r = CliRunner().invoke(main, ["characterize", "--bytes-per-bd", "32", "--bds", "4", "--trials", "1",
+                                  "--timing-only", "--fidelity", "fast", "--fast-check", "1", "--jobs", "1"])
+    assert r.exit_code == 1 and "throughput 2.500 %" in r.output and "FAIL" in r.output, r.output
