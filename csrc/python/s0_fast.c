@@ -7,7 +7,7 @@
  * watches the sink's per-BD completion times (one packet per BD) between
  * polls.  After `warmup` BDs it takes a window of `periods` whole refresh
  * periods from the next refresh start, measures the time per BD P over it and
- * estimates the error (the two halves' rates, the largest deviation from the trend, one
+ * estimates the error (the quarters' rates, the largest deviation from the trend, one
  * BD).  When the relative estimate is at most `accept` the trial stops there
  * and the last beat is extrapolated as window end + remaining BDs x P;
  * otherwise the window doubles up to `max_periods`, then the trial simply runs
