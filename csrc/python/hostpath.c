@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core.h"
-#include "mem/cpuops.h"
+#include "cpu/cpuops.h"
 
 static int kind_of(const char *name, enum vb_cpuop_kind *k)
 {

@@ -7,9 +7,12 @@
 
 #include "sgdma/pg021.h"
 #include "vboard.h"
+#include "base/grow.h"
+#include "base/rng.h"
+#include "base/sched.h"
+#include "base/sink_log.h"
 #include "bus/bus.h"
-#include "mem/cpuops.h"
-#include "dma/sink_log.h"
+#include "cpu/cpuops.h"
 
 /* The blocks' functions are internal to the extension (vboard.h is its API):
  * hidden, so calls between them skip the PLT and a file's own can inline. */
@@ -193,8 +196,8 @@ struct vb_mem_region {
 
 struct vb_board {
 	struct vb_config cfg;
-	uint64_t now;
-	uint64_t rng[4];
+	struct vb_sched sched;    /* virtual time and the timed devices (base/sched.c) */
+	struct vb_rng rng;
 	double clk_ps;            /* DMA clock period */
 	struct vb_dma_lat {       /* vb_clocks() of PG021's latencies, computed once (vb_create) */
 		uint64_t clock;       /* one DMA clock */
@@ -228,8 +231,7 @@ struct vb_board {
 	struct vb_sink sink;
 	struct vb_trace trace;
 	uint64_t mmio_reads, mmio_writes;
-	uint8_t *scratch;
-	uint64_t scratch_cap;
+	struct vb_scratch scratch;  /* the data movers' temporary copies */
 	/* derived timing (ps) */
 	uint64_t ic_request_ps, ic_response_ps, consumer_ps;
 	uint64_t ic_last_arrive;  /* requests reach the DRAM in order */
@@ -279,7 +281,9 @@ uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, boo
 /* When at least `need` bytes (or a packet's end) can be taken, from t on. */
 uint64_t vb_source_next_time(vb_board *b, uint64_t need, uint64_t t);
 void vb_stream_fini(vb_board *b);
-void vb_stream_reset(vb_board *b);   /* the DMA's soft reset reaches the stream path (stream.c) */
+void vb_stream_reset(vb_board *b);
+void vb_sink_drop_kept(vb_board *b);   /* vb_sink_clear without the sync */
+int vb_source_queue(vb_board *b, const void *data, size_t len, bool last);   /* vb_source_send's queueing */   /* the DMA's soft reset reaches the stream path (stream.c) */
 
 /* gpio.c: block 0 = handshake, block 1 = counters */
 uint32_t vb_gpio_read(vb_board *b, unsigned block, uint32_t off);
@@ -290,6 +294,11 @@ bool vb_adc_feeding(const vb_board *b);
 uint64_t vb_adc_next_time(vb_board *b, uint64_t need_bytes, uint64_t t);
 uint64_t vb_adc_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
 void vb_adc_fini(vb_board *b);
+/* vb_adc_start, vb_adc_stop and vb_adc_state without the sync (api.c syncs) */
+void vb_adc_clear(vb_board *b);
+void vb_adc_arm(vb_board *b, double rate_sps, unsigned sample_bytes, uint64_t fifo_bytes, uint64_t packet_bytes);
+void vb_adc_halt(vb_board *b);
+const struct vb_adc *vb_adc_observe(vb_board *b);
 
 /* dac.c */
 void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
@@ -300,6 +309,7 @@ void vb_dac_fini(vb_board *b);
 void vb_trace_beat(vb_board *b, uint64_t t, bool last);
 void vb_trace_gpio(vb_board *b, enum vb_trace_reg reg, uint32_t value);
 void vb_trace_fini(vb_board *b);
+void vb_trace_set(vb_board *b, bool on);   /* vb_trace_enable without the sync */
 
 /* csm.c */
 void vb_csm_control(vb_board *b, uint32_t old, uint32_t now);
@@ -312,20 +322,12 @@ struct vb_pcie;
 int vb_pcie_create(vb_board *b, char *err, size_t errlen);
 void vb_pcie_destroy(vb_board *b);
 extern const struct vb_device_ops vb_psdma_root_ops, vb_psdma_ep_ops;
+extern const struct vb_timed_ops vb_psdma_timed;
 
 /* device ops tables, mapped by machine.c */
 extern const struct vb_device_ops vb_axidma_ops;
+extern const struct vb_timed_ops vb_axidma_timed;
 extern const struct vb_device_ops vb_gpio_ops;
-int vb_machine_attach(vb_board *b, char *err, size_t errlen);
-
-/* board.c */
-uint64_t vb_rng_next(vb_board *b);
-/* bus/grow.c: grow an array to hold `need` items (doubling); NULL, p untouched, when the host has no memory. */
-void *vb_grow(void *p, size_t *cap, size_t need, size_t elem);
-/* Grow *p in place to hold `need` items; false (nothing changed) when the host has no memory. */
-bool vb_grow_into(void *p, size_t *cap, size_t need, size_t elem);
-/* Board-owned temporary buffer of at least len bytes (aborts if the host is out of memory). */
-uint8_t *vb_scratch(vb_board *b, uint64_t len);
 static inline uint64_t vb_clocks(const vb_board *b, double clocks)
 {
 	return (uint64_t)(clocks * b->clk_ps + 0.5);
@@ -361,10 +363,6 @@ static inline void vb_edge_origin(vb_board *b, uint64_t origin)
 static inline bool vb_edge_exact(const vb_board *b, uint64_t t)
 {
 	return t >= b->clk_origin && t < b->edge_exact_end;
-}
-static inline uint64_t vb_ns(double ns)
-{
-	return (uint64_t)(ns * 1000.0 + 0.5);
 }
 
 #pragma GCC visibility pop

@@ -18,6 +18,7 @@
 
 #include "sgdma/platform.h"
 #include "sgdma/sg_contract.h"
+#include "base/time.h"
 #include "mem/dram.h"
 #include "mem/ddrc.h"
 #include "pcie/params.h"
@@ -25,7 +26,6 @@
 #define VB_MAX_REGIONS   8
 #define VB_MAX_FAULTS    16
 #define VB_NAME_LEN      32
-#define VB_NO_TIME       UINT64_MAX
 #define VB_QDEPTH_MAX    16   /* dma.sg_prefetch limit */
 #define VB_OUTSTANDING_MAX 64 /* dma.outstanding limit */
 #define VB_GPIO_BLOCKS   3    /* CSM handshake, CSM counters, mailbox */

@@ -212,7 +212,7 @@ void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64
 		buf = host;
 	}
 	if (keyhole) {
-		uint8_t *copy = vb_scratch(b, len);
+		uint8_t *copy = vb_scratch_get(&b->scratch, len);
 		mm2s_read(b, c, copy, buf, len);
 		buf = copy;
 	}

@@ -144,13 +144,13 @@ enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, str
 	addr = (vb_sg(b) ? vb_bd_buffer(b, &c->bd) : c->addr) + c->filled;
 	acc = vb_dma_access(b, addr, vb_keyhole(c) ? b->data_bytes : cap, &host);
 	if (acc != VB_ACC_OK) {
-		uint8_t *sink = vb_scratch(b, cap);
+		uint8_t *sink = vb_scratch_get(&b->scratch, cap);
 		vb_source_take(b, sink, cap, t, &last); /* the beats are consumed and lost */
 		vb_report_data_error(r, c->bd_addr, vb_access_sr_bit(acc), vb_access_bd_bit(acc), c->filled);
 		return VB_S2MM_STOPPED;
 	}
 	if (vb_keyhole(c)) {
-		uint8_t *tmp = vb_scratch(b, cap);
+		uint8_t *tmp = vb_scratch_get(&b->scratch, cap);
 		got = vb_source_take(b, tmp, cap, t, &last);
 		if (got)
 			memcpy(host, tmp + ((got - 1) / b->data_bytes) * b->data_bytes,

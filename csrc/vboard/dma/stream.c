@@ -97,15 +97,6 @@ static void sink_close(vb_board *b, uint64_t t_last, bool cut)
 	};
 }
 
-void vb_sink_overflow(vb_board *b, uint64_t *packets, uint64_t *bytes)
-{
-	vb_sync(b);
-	*packets = b->sink.overflow_packets;
-	*bytes = b->sink.overflow_bytes;
-}
-
-size_t vb_sink_count(vb_board *b) { vb_sync(b); return b->sink.n; }
-
 const struct vb_packet *vb_sink_packet(vb_board *b, size_t i)
 {
 	return i < b->sink.n ? &b->sink.pkts[i] : NULL;
@@ -113,19 +104,12 @@ const struct vb_packet *vb_sink_packet(vb_board *b, size_t i)
 
 const uint8_t *vb_sink_data(vb_board *b) { return b->sink.log.data; }
 
-uint64_t vb_sink_open_bytes(vb_board *b)
-{
-	vb_sync(b);
-	return b->sink.open ? b->sink.open_len : 0;
-}
-
 /* Drops recorded packets; an open packet keeps its bytes so TLAST still
  * delimits it correctly.  The log's pages beyond a small head go back to the
  * host, so a long sweep that records and clears holds no more than a trial. */
-void vb_sink_clear(vb_board *b)
+void vb_sink_drop_kept(vb_board *b)
 {
 	struct vb_sink *s = &b->sink;
-	vb_sync(b);
 	if (s->open && b->cfg.sink_record && !s->open_dropped) {
 		uint64_t n = s->used - s->open_start;
 		memmove(s->log.data, s->log.data + s->open_start, n);
@@ -184,11 +168,11 @@ lost:
 	return -1;
 }
 
-int vb_source_send(vb_board *b, const void *data, size_t len, bool last)
+/* Software's bytes, available now; a TLAST alone marks the last queued byte. */
+int vb_source_queue(vb_board *b, const void *data, size_t len, bool last)
 {
 	struct vb_source *q = &b->src;
 
-	vb_sync(b);
 	if (len == 0) {
 		/* A TLAST needs a beat: attach it to the last queued byte. */
 		if (!last || q->count == 0)
@@ -196,13 +180,8 @@ int vb_source_send(vb_board *b, const void *data, size_t len, bool last)
 		q->q[(q->head + q->count - 1) % q->cap].last = true;
 		return 0;
 	}
-	if (vb_source_push(b, data, len, last, b->now) < 0)
-		return -1;
-	vb_sync(b);
-	return 0;
+	return vb_source_push(b, data, len, last, b->sched.now) < 0 ? -1 : 0;
 }
-
-uint64_t vb_source_pending(vb_board *b) { vb_sync(b); return b->src.pending; }
 
 uint64_t vb_source_next_time(vb_board *b, uint64_t need, uint64_t t)
 {

@@ -78,35 +78,36 @@ static void adc_advance(vb_board *b, uint64_t t)
 	a->produced = now;
 }
 
-void vb_adc_start(vb_board *b, double rate_sps, unsigned sample_bytes, uint64_t fifo_bytes, uint64_t packet_bytes)
+void vb_adc_clear(vb_board *b)
+{
+	free(b->adc.drops);
+	memset(&b->adc, 0, sizeof(b->adc));
+}
+
+void vb_adc_arm(vb_board *b, double rate_sps, unsigned sample_bytes, uint64_t fifo_bytes, uint64_t packet_bytes)
 {
 	struct vb_adc *a = &b->adc;
-	free(a->drops);
-	memset(a, 0, sizeof(*a));
-	vb_sync(b);
 	a->active = true;
 	a->ps_per_sample = 1e12 / rate_sps;
 	a->sample_bytes = sample_bytes;
 	a->fifo_samples = fifo_bytes / sample_bytes ? fifo_bytes / sample_bytes : 1;
 	a->packet_samples = packet_bytes / sample_bytes;
 	a->chunk_samples = a->fifo_samples / 2 ? a->fifo_samples / 2 : 1;
-	a->t0 = b->now;
+	a->t0 = b->sched.now;
 }
 
-void vb_adc_stop(vb_board *b)
+void vb_adc_halt(vb_board *b)
 {
-	vb_sync(b);
-	adc_advance(b, b->now);
+	adc_advance(b, b->sched.now);
 	b->adc.active = false;
-	b->adc.t_stop = b->now;
+	b->adc.t_stop = b->sched.now;
 }
 
 void vb_adc_fini(vb_board *b) { free(b->adc.drops); }
 
-const struct vb_adc *vb_adc_state(vb_board *b)
+const struct vb_adc *vb_adc_observe(vb_board *b)
 {
-	vb_sync(b);
-	adc_advance(b, b->now);
+	adc_advance(b, b->sched.now);
 	return &b->adc;
 }
 

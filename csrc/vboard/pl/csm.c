@@ -37,11 +37,11 @@ void vb_csm_control(vb_board *b, uint32_t old, uint32_t now)
 	}
 	if (fell & CSM_CTL_RESET) {
 		m->state = CSM_STATE_WAIT_START;
-		m->t_reset = b->now;
+		m->t_reset = b->sched.now;
 	}
 	if ((rose & CSM_CTL_START) && m->state == CSM_STATE_WAIT_START) {
-		m->setup = clocks_between(b, m->t_reset, b->now);
-		m->t_start = b->now;
+		m->setup = clocks_between(b, m->t_reset, b->sched.now);
+		m->t_start = b->sched.now;
 		m->t_first = VB_NO_TIME;
 		m->state = CSM_STATE_MM2S;
 	}
@@ -86,14 +86,4 @@ uint32_t vb_csm_counter(const vb_board *b, uint32_t control)
 	case CSM_SEL_THROUGHPUT: return m->throughput;
 	default: return m->beats;
 	}
-}
-
-bool vb_run_until_csm_done(vb_board *b, uint64_t limit_ps)
-{
-	uint64_t end = b->now > UINT64_MAX - limit_ps ? UINT64_MAX : b->now + limit_ps;
-
-	vb_sync(b);
-	while (b->csm.state != CSM_STATE_DONE && vb_step_next(b, end))
-		;
-	return b->csm.state == CSM_STATE_DONE;
 }

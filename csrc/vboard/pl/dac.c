@@ -35,12 +35,6 @@ void vb_dac_fini(vb_board *b)
 	free(b->dac.misses);
 }
 
-const struct vb_dac *vb_dac_state(vb_board *b)
-{
-	vb_sync(b);
-	return &b->dac;
-}
-
 static uint64_t due(const struct vb_dac *d, uint64_t beat) { return d->t0 + beat * d->beat_ps; }
 
 /*

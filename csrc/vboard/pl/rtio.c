@@ -364,13 +364,13 @@ void rtio_reg_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t)
 static uint32_t ops_read(void *dev, uint64_t off)
 {
 	struct vb_rtio *r = dev;
-	return rtio_reg_read(r, (uint32_t)off, vb_now_ps(r->b));
+	return rtio_reg_read(r, (uint32_t)off, r->b->sched.now);
 }
 
 static void ops_write(void *dev, uint64_t off, uint32_t v)
 {
 	struct vb_rtio *r = dev;
-	rtio_reg_write(r, (uint32_t)off, v, vb_now_ps(r->b));
+	rtio_reg_write(r, (uint32_t)off, v, r->b->sched.now);
 }
 
 static void ops_reset(void *dev)
@@ -484,6 +484,9 @@ const struct vb_device_ops vb_rtio_ops = {
 	.read = ops_read,
 	.write = ops_write,
 	.reset = ops_reset,
+};
+
+const struct vb_timed_ops vb_rtio_timed = {
 	.next_event = ops_next,
 	.step = ops_step,
 };

@@ -174,6 +174,7 @@ struct vb_rtio {
 
 /* rtio.c: the core */
 extern const struct vb_device_ops vb_rtio_ops;
+extern const struct vb_timed_ops vb_rtio_timed;
 struct vb_rtio *vb_rtio_new(vb_board *b, const struct vb_rtio_params *p);
 void vb_rtio_free(struct vb_rtio *r);
 int64_t rtio_counter_at(const struct vb_rtio *r, uint64_t t_ps);      /* full timestamp, mu */
@@ -279,6 +280,8 @@ void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t ha
 /* Input: the pin's transitions from now on (replacing any left), a loopback out -> in (in < 0: none). */
 int vb_rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
 			char *err, size_t errlen);
+int rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
+		     char *err, size_t errlen);   /* vb_rtio_in_stimulus without the sync */
 int vb_rtio_in_loopback(struct vb_rtio *r, unsigned out, int in, char *err, size_t errlen);
 /* CRI read through the CSR kernel initiator (ksupport rtio_input_timestamp / rtio_input_data): the final
  * i_status bits (I_STATUS_WAIT_STATUS if still busy after limit_ps); on 0, *value = i_timestamp or i_data. */

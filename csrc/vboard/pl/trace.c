@@ -20,18 +20,11 @@ void vb_trace_fini(vb_board *b)
 	memset(r, 0, sizeof(*r));
 }
 
-void vb_trace_enable(vb_board *b, bool on)
+void vb_trace_set(vb_board *b, bool on)
 {
-	vb_sync(b);
 	vb_trace_fini(b);
 	b->trace.on = on;
 	b->trace.clk_origin = b->clk_origin;
-}
-
-const struct vb_trace *vb_trace_state(vb_board *b)
-{
-	vb_sync(b);
-	return &b->trace;
 }
 
 void vb_trace_beat(vb_board *b, uint64_t t, bool last)
@@ -55,7 +48,7 @@ void vb_trace_gpio(vb_board *b, enum vb_trace_reg reg, uint32_t value)
 	    !vb_grow_into(&r->ctl_v, &r->cap_cv, r->n_ctl + 1, sizeof(*r->ctl_v)) ||
 	    !vb_grow_into(&r->ctl_reg, &r->cap_cr, r->n_ctl + 1, sizeof(*r->ctl_reg)))
 		return;
-	r->ctl_t[r->n_ctl] = b->now;
+	r->ctl_t[r->n_ctl] = b->sched.now;
 	r->ctl_v[r->n_ctl] = value;
 	r->ctl_reg[r->n_ctl++] = (uint8_t)reg;
 }

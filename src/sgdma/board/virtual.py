@@ -681,7 +681,7 @@ class VirtualBoard:
     def cpu_op(self, kind: str, addr: int, nbytes: int, *, dst: int = 0, ns_per_line: float = 0.0,
                ns_per_word: float = 0.0, word_bytes: int = 8, fixed_ns: float = 0.0) -> dict:
         """One CPU operation on memory as DRAM traffic on the controller's CPU port, interleaved in
-        time with the DMA (csrc/vboard/mem/cpuops.c); the board's clock moves to its end.
+        time with the DMA (csrc/vboard/cpu/cpuops.c); the board's clock moves to its end.
 
         ``kind``: read (line fills), copy (fills of [addr, +nbytes), write-backs at ``dst``; 0: the
         board's CPU scratch area), memset (write-backs), clean / flush (write-backs of the lines the

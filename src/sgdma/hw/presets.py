@@ -109,7 +109,7 @@ def load(preset: str | Path) -> dict:
 
     ``include = "NAME"`` (or ``{ value = "NAME", source = ... }``) at the top level or in a table pulls in
     the table of the same place from NAME.toml next to the file (e.g. ``parts/ddr4-2400-micron-083e``);
-    it must be the table's first key; the including file's own keys win.  The C loader (csrc/vboard/bus/config.c) reads the same way.
+    it must be the table's first key; the including file's own keys win.  The C loader (csrc/vboard/config.c) reads the same way.
     """
     p = path(preset)
     hit = _LOADED.get(str(p))

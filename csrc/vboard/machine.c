@@ -1,0 +1,154 @@
+/*
+ * machine.c - what is on the board and where: the one file that names the
+ * devices, as a QEMU machine definition does.  It creates them, maps their
+ * register windows on the bus, gives the timed ones to the scheduler, wires
+ * the DMA's streams, reseeds and destroys them.  From then on the CPU reaches a
+ * device only through its ops.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sgdma/csm.h"
+#include "sgdma/pcie_dma.h"
+#include "internal.h"
+#include "pcie/pcie_api.h"
+#include "mem/coherency.h"
+#include "pl/rtio.h"
+
+/* Map a device's register window and, when it acts on its own (`timed`), give it
+ * to the scheduler: in map order, which breaks ties between equal event times. */
+static int attach(vb_board *b, uint64_t base, uint64_t span, const struct vb_device_ops *ops,
+		  const struct vb_timed_ops *timed, void *dev, char *err, size_t errlen)
+{
+	if (vb_bus_map(&b->bus, base, span, ops, dev) < 0) {
+		snprintf(err, errlen, "%s at 0x%llx (0x%llx bytes) overlaps another device window; move it in the preset",
+			 ops->name, (unsigned long long)base, (unsigned long long)span);
+		return -1;
+	}
+	if (timed && vb_sched_add(&b->sched, timed, dev) < 0) {
+		snprintf(err, errlen, "%s: more than %d timed devices", ops->name, VB_SCHED_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+static int attach_devices(vb_board *b, char *err, size_t errlen)
+{
+	if (attach(b, b->cfg.dma_base, VB_DMA_SPAN, &vb_axidma_ops, &vb_axidma_timed, b, err, errlen) < 0)
+		return -1;
+	for (unsigned i = 0; i < VB_GPIO_BLOCKS; i++) {
+		b->gpio[i].board = b;
+		b->gpio[i].index = i;
+		if (attach(b, b->cfg.gpio_base + (uint64_t)i * CSM_GPIO_SPAN, CSM_GPIO_SPAN, &vb_gpio_ops, NULL, &b->gpio[i],
+			err, errlen) < 0)
+			return -1;
+	}
+	if (b->cfg.pcie.present) {
+		const struct vb_pcie_params *m = &b->cfg.pcie;
+		if (vb_pcie_create(b, err, errlen) < 0)
+			return -1;
+		if (attach(b, PSDMA_AXI_BASE, PSDMA_REG_SPAN, &vb_psdma_root_ops, &vb_psdma_timed, vb_pcie_engine(b, 0), err, errlen) < 0 ||
+		    attach(b, m->bar0, m->bar0_size, &vb_psdma_ep_ops, &vb_psdma_timed, vb_pcie_engine(b, 1), err, errlen) < 0)
+			return -1;
+	}
+	if (b->cfg.rtio.present) {
+		b->rtio = vb_rtio_new(b, &b->cfg.rtio);
+		if (!b->rtio) {
+			snprintf(err, errlen, "out of host memory for the RTIO core");
+			return -1;
+		}
+		if (attach(b, b->cfg.rtio.base, RTIO_WINDOW_SPAN, &vb_rtio_ops, &vb_rtio_timed, b->rtio, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_t errlen)
+{
+	vb_board *b;
+
+	if (vb_config_check(cfg, err, errlen) < 0)
+		return NULL;
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of host memory");
+		return NULL;
+	}
+	b->cfg = *cfg;
+	b->clk_ps = 1e6 / cfg->dma_clock_mhz;
+	b->lat = (struct vb_dma_lat){
+		.clock = vb_clocks(b, 1),
+		.tail_to_sg_ar = vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR),
+		.sg_ar_to_data_ar = vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR),
+		.ar_to_tvalid = vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID),
+		.s2mm_tvalid_to_aw = vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW),
+		.bd_beats = vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1),
+	};
+	b->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
+	b->data_bytes = cfg->data_width / 8;
+	b->addr_mask = cfg->addr_width >= 64 ? UINT64_MAX : (1ull << cfg->addr_width) - 1;
+	b->ic_request_ps = vb_ns(cfg->ic_request_ns);
+	b->ic_response_ps = vb_ns(cfg->ic_response_ns);
+	b->ic_ps_per_byte = cfg->ic_width_bits ? 1e6 / (cfg->ic_clock_mhz * cfg->ic_width_bits / 8.0) : 0.0;
+	b->consumer_ps = (uint64_t)(b->clk_ps / cfg->consumer_rate + 0.5);
+	vb_reseed(b, seed);
+	if (vb_mem_init(b, err, errlen) < 0) {
+		vb_destroy(b);
+		return NULL;
+	}
+	vb_cpuload_init(b);
+	b->load.next_t = b->sched.now;
+	if (vb_coherency_init(b) < 0) {
+		snprintf(err, errlen, "out of host memory");
+		vb_destroy(b);
+		return NULL;
+	}
+	if (attach_devices(b, err, errlen) < 0) {
+		vb_destroy(b);
+		return NULL;
+	}
+	vb_bus_reset(&b->bus);
+	return b;
+}
+
+void vb_reseed(vb_board *b, uint64_t seed)
+{
+	uint64_t refi = (uint64_t)(b->cfg.dram.trefi_ns * 1000.0 + 0.5), r;
+
+	vb_rng_seed(&b->rng, seed);
+	/* Refresh runs asynchronously to everything else: a seeded phase (drawn
+	 * even for ideal memory, so enabling the DRAM model does not shift the
+	 * other random streams). */
+	r = vb_rng_next(&b->rng);
+	/* anchored at "now": a trial's outcome depends on its seed, not on history */
+	vb_dram_init(&b->dram, &b->cfg.dram, b->sched.now + (refi ? r % refi : 0));
+	vb_ddrc_init(b);
+	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->sched.now;
+	b->load.next_t = b->sched.now;
+	/* the PL clock's edges, anchored at now too (no draw: the other streams stay put) */
+	vb_edge_origin(b, b->sched.now);
+	if (b->trace.on) {                   /* a trace spans one clock origin */
+		vb_trace_fini(b);
+		b->trace.on = true;
+		b->trace.clk_origin = b->clk_origin;
+	}
+	vb_pcie_reseed(b, b->sched.now);
+}
+
+void vb_destroy(vb_board *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < 2; i++)
+		free(b->ch[i].fetch_log);
+	vb_mem_fini(b);
+	vb_stream_fini(b);
+	vb_dac_fini(b);
+	vb_trace_fini(b);
+	vb_adc_fini(b);
+	vb_coherency_fini(b);
+	vb_pcie_destroy(b);
+	vb_rtio_free(b->rtio);
+	vb_scratch_free(&b->scratch);
+	free(b);
+}
