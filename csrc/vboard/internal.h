@@ -11,6 +11,7 @@
 #include "base/rng.h"
 #include "base/sched.h"
 #include "base/sink_log.h"
+#include "base/stream.h"
 #include "bus/bus.h"
 #include "cpu/cpuops.h"
 
@@ -220,6 +221,8 @@ struct vb_board {
 	struct vb_chan ch[2];
 	uint64_t dma_next;        /* the DMA's next event (vb_dma_next_event), valid while dma_next_valid: */
 	bool dma_next_valid;      /* cleared by every step, register write, reset and stream arrival */
+	struct vb_stream_tx tx;   /* the MM2S stream and what is wired to it (machine.c) */
+	struct vb_stream_rx rx;   /* the S2MM stream's producer (machine.c) */
 	struct vb_dma_guest_errors guest;   /* illegal guest accesses to the DMA registers */
 	struct vb_dram dram;      /* DRAM timing (dram.h): reached only through the controller (ddrc) */
 	struct vb_ddrc ddrc;      /* DDR controller ports, queues, arbitration (mem/ddrc.h) */
@@ -273,8 +276,8 @@ void vb_mem_fini(vb_board *b);
 enum vb_access vb_dma_access(vb_board *b, uint64_t addr, uint64_t len, uint8_t **host);
 
 /* stream.c */
-void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last,
-		  uint64_t t_first, uint64_t t_last);
+/* The sink recorder: a packet sink of the MM2S stream link (dev = the board). */
+void vb_sink_push(void *dev, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last);
 int vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t);
 /* Take up to max bytes available at time t, stopping after TLAST. */
 uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last);

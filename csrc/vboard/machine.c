@@ -63,6 +63,66 @@ static int attach_devices(vb_board *b, char *err, size_t errlen)
 	return 0;
 }
 
+/* ---- stream links: what the AXI DMA's streams reach ---------------------------------- */
+
+/* MM2S: the DAC times the beats while it is enabled; the trace sees every beat
+ * the stream times itself; each transfer goes to the CSM's tap, the sink
+ * recorder and, with stream.loopback, back into the S2MM source. */
+static bool tx_dac(void *dev, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
+		   uint64_t *first, uint64_t *last)
+{
+	vb_board *b = dev;
+
+	if (!b->dac.enabled)
+		return false;
+	vb_dac_beats(b, ready, last_ready, n, gate_start, eof, first, last);
+	return true;
+}
+
+static void tx_trace(void *dev, uint64_t t, bool last) { vb_trace_beat(dev, t, last); }
+
+static void tx_csm(void *dev, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
+{
+	(void)data;
+	vb_csm_stream(dev, len, last, t_first, t_last);
+}
+
+static void tx_loopback(void *dev, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
+{
+	(void)t_first;
+	vb_source_push(dev, data, len, last, t_last);   /* host out of memory: counted in the source's lost_bytes */
+}
+
+/* S2MM: the ADC while it produces (or still holds samples), else software's queue. */
+static uint64_t rx_next_time(void *dev, uint64_t need, uint64_t t)
+{
+	vb_board *b = dev;
+	return vb_adc_feeding(b) ? vb_adc_next_time(b, need, t) : vb_source_next_time(b, need, t);
+}
+
+static uint64_t rx_take(void *dev, uint8_t *dst, uint64_t max, uint64_t t, bool *last)
+{
+	vb_board *b = dev;
+	return vb_adc_feeding(b) ? vb_adc_take(b, dst, max, t, last) : vb_source_take(b, dst, max, t, last);
+}
+
+static void wire_streams(vb_board *b)
+{
+	struct vb_stream_tx *tx = &b->tx;
+
+	tx->pace = tx_dac;
+	tx->pace_dev = b;
+	tx->beat = tx_trace;
+	tx->beat_dev = b;
+	tx->watch = &b->trace.on;
+	tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ tx_csm, b };
+	tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ vb_sink_push, b };
+	if (b->cfg.loopback)
+		tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ tx_loopback, b };
+	tx->bytes = b->cfg.sink_record || b->cfg.loopback;
+	b->rx = (struct vb_stream_rx){ .next_time = rx_next_time, .take = rx_take, .dev = b };
+}
+
 vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_t errlen)
 {
 	vb_board *b;
@@ -107,6 +167,7 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		vb_destroy(b);
 		return NULL;
 	}
+	wire_streams(b);
 	vb_bus_reset(&b->bus);
 	return b;
 }

@@ -68,7 +68,7 @@ static void remember_burst(struct vb_mm2s *p, uint64_t end_bytes, uint64_t arriv
 /* Stream timing of n beats whose data is in the FIFO from `ready` on, at the
  * channel's clock, through a consumer that drains one beat per consumer_ps
  * from a FIFO of consumer_fifo beats (fluid approximation per burst).  Beats
- * leave on clock edges; the trace (trace.c) gets the first n - 1 back to back
+ * leave on clock edges; the beat observer (a trace) gets the first n - 1 back to back
  * and the last at its own edge: the model times a burst by its ends. */
 static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_t data_done, uint32_t n,
 			 bool gate_start, bool eof, uint64_t *first, uint64_t *last)
@@ -85,8 +85,7 @@ static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_
 		k_end = vb_edge_index(b, data_done);
 		end = vb_edge_time(b, k_end);
 	}
-	if (b->dac.enabled) {
-		vb_dac_beats(b, start, end, n, gate_start, eof, first, last);
+	if (b->tx.pace && b->tx.pace(b->tx.pace_dev, start, end, n, gate_start, eof, first, last)) {
 		p->stream_free = vb_edge_time(b, vb_edge_index(b, *last) + 1);
 		p->stream_free_on_edge = false;
 		return;
@@ -100,10 +99,10 @@ static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_
 		}
 		p->cons_free = max64(p->cons_free, start) + n * b->consumer_ps;
 	}
-	if (b->trace.on) {        /* per-beat work only when a trace is recorded */
+	if (b->tx.watch && *b->tx.watch) {   /* per-beat work only when a trace is recorded */
 		for (uint32_t i = 0; i + 1 < n; i++)
-			vb_trace_beat(b, vb_edge_time(b, k0 + i), false);
-		vb_trace_beat(b, end, eof);
+			b->tx.beat(b->tx.beat_dev, vb_edge_time(b, k0 + i), false);
+		b->tx.beat(b->tx.beat_dev, end, eof);
 	}
 	*first = start;
 	*last = end;
@@ -192,7 +191,7 @@ static void mm2s_read(vb_board *b, const struct vb_chan *c, uint8_t *dst, const 
 /* MM2S data leaves on the stream.  The fetch checked the buffer and found its
  * host memory (regions never move), so no lookup is repeated per BD unless
  * the keyhole bit changed since and more bytes are read than were checked.
- * In timing-only mode (stream.sink_record = 0, no loopback) no byte is read. */
+ * When no sink of the stream keeps bytes (timing only) no byte is read. */
 void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64_t t_first)
 {
 	bool keyhole = vb_keyhole(c);
@@ -201,8 +200,8 @@ void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64
 
 	c->stats.bytes_moved += len;
 	VB_COH_DMA(b, e->buf, keyhole && len > b->data_bytes ? b->data_bytes : len, false, t_first);
-	if (!b->cfg.sink_record && !b->cfg.loopback) {
-		vb_sink_push(b, NULL, len, e->eof, t_first, e->t_last);
+	if (!b->tx.bytes) {
+		vb_stream_push(&b->tx, NULL, len, e->eof, t_first, e->t_last);
 		return;
 	}
 	if (need > e->host_len) {
@@ -216,7 +215,5 @@ void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64
 		mm2s_read(b, c, copy, buf, len);
 		buf = copy;
 	}
-	vb_sink_push(b, buf, len, e->eof, t_first, e->t_last);
-	if (b->cfg.loopback)
-		vb_source_push(b, buf, len, e->eof, e->t_last);
+	vb_stream_push(&b->tx, buf, len, e->eof, t_first, e->t_last);
 }

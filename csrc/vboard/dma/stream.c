@@ -48,11 +48,11 @@ static bool sink_room_for_packet(struct vb_sink *s)
 
 static void sink_close(vb_board *b, uint64_t t_last, bool cut);
 
-void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
+void vb_sink_push(void *dev, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
 {
+	vb_board *b = dev;
 	struct vb_sink *s = &b->sink;
 
-	vb_csm_stream(b, len, last, t_first, t_last);
 	if (!s->open) {
 		s->open = true;
 		s->open_dropped = false;
@@ -186,8 +186,8 @@ int vb_source_queue(vb_board *b, const void *data, size_t len, bool last)
 uint64_t vb_source_next_time(vb_board *b, uint64_t need, uint64_t t)
 {
 	const struct vb_source *q = &b->src;
-	if (vb_adc_feeding(b))
-		return vb_adc_next_time(b, need, t);
+	(void)need;   /* software's chunks are whole: the first one is all there is to wait for */
+	(void)t;
 	return q->count ? q->q[q->head].t_avail : VB_NO_TIME;
 }
 
@@ -196,8 +196,6 @@ uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, boo
 	struct vb_source *q = &b->src;
 	uint64_t got = 0;
 
-	if (vb_adc_feeding(b))
-		return vb_adc_take(b, dst, max, t, last);
 	*last = false;
 	while (got < max && q->count) {
 		struct vb_chunk *c = &q->q[q->head];

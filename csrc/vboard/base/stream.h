@@ -1,0 +1,53 @@
+/*
+ * stream.h - AXI4-Stream links.  A data mover pushes to its tx link and pulls
+ * from its rx link; machine.c decides what is on the other end (the DAC, the
+ * stream trace, the CSM tap, the sink recorder, the loopback wire, the ADC or
+ * the software source), so a data mover never names a device.
+ */
+#ifndef SGDMA_VBOARD_STREAM_H
+#define SGDMA_VBOARD_STREAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define VB_STREAM_SINKS 4
+
+/* One packet sink: told every transfer in order, with its bytes (NULL when no
+ * sink of the link wants them), TLAST and the times of its first and last beat. */
+struct vb_stream_sink {
+	void (*push)(void *dev, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last);
+	void *dev;
+};
+
+struct vb_stream_tx {
+	/* A consumer that times the beats itself (its FIFO, its sample clock): given the
+	 * edges the stream would use for the first and last beat, it sets *first and
+	 * *last and returns true; false while it is not in the path. */
+	bool (*pace)(void *dev, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
+		     uint64_t *first, uint64_t *last);
+	void *pace_dev;
+	/* An observer of every beat the stream times itself, called while *watch. */
+	void (*beat)(void *dev, uint64_t t, bool last);
+	void *beat_dev;
+	const bool *watch;
+	struct vb_stream_sink sink[VB_STREAM_SINKS];
+	unsigned n_sinks;
+	bool bytes;               /* some sink keeps bytes: the data mover reads them */
+};
+
+struct vb_stream_rx {
+	/* When at least `need` bytes (or a packet's end) can be taken, from t on; VB_NO_TIME if never. */
+	uint64_t (*next_time)(void *dev, uint64_t need, uint64_t t);
+	/* Take up to max bytes available at t, stopping after TLAST (*last). */
+	uint64_t (*take)(void *dev, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
+	void *dev;
+};
+
+static inline void vb_stream_push(const struct vb_stream_tx *tx, const uint8_t *data, uint64_t len, bool last,
+				  uint64_t t_first, uint64_t t_last)
+{
+	for (unsigned i = 0; i < tx->n_sinks; i++)
+		tx->sink[i].push(tx->sink[i].dev, data, len, last, t_first, t_last);
+}
+
+#endif
