@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "dma.h"
+#include "dma/channel.h"
 
 static bool running(const struct vb_chan *c) { return !vb_chan_halted(c); }
 static bool has_error(const struct vb_chan *c) { return (c->dmasr & PG021_SR_ERR_ALL) != 0; }

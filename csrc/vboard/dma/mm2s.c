@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "dma.h"
+#include "dma/mm2s.h"
 #include "mem/coherency.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }

@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "dma.h"
+#include "dma/regs.h"
 
 /* Register index within a channel's block (byte offset / 4). */
 enum vb_dma_reg {

@@ -18,7 +18,7 @@
  */
 #include <string.h>
 
-#include "dma.h"
+#include "dma/s2mm.h"
 #include "mem/coherency.h"
 
 static uint64_t beats(const vb_board *b, uint64_t bytes)

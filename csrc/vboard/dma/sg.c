@@ -22,7 +22,7 @@
  */
 #include <string.h>
 
-#include "dma.h"
+#include "dma/sg.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 

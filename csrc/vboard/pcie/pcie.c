@@ -198,6 +198,6 @@ bool vb_pcie_last_error(vb_board *b, struct vb_pcie_error *out)
 
 void vb_pcie_clear_error(vb_board *b) { b->pcie->err.valid = false; }
 uint64_t vb_pcie_guest_errors(vb_board *b) { return b->pcie->guest_errors; }
-const struct vb_pcie_params *vb_pcie_params(vb_board *b) { return &b->pcie->prm; }
+const struct vb_pcie_params *vb_pcie_params_of(vb_board *b) { return &b->pcie->prm; }
 
 void vb_pcie_set_trained(vb_board *b, bool up) { b->pcie->prm.trained = up; }
