@@ -166,7 +166,7 @@ C_RANKS = {
     "vboard/internal": 3,                        # the board's composition struct and the PL clock-edge inlines
     "vboard/dma/": 3, "vboard/pl/": 3, "vboard/pcie/": 3,   # L2: devices, siblings
     "vboard/cpu/": 4,                            # L3: initiators that advance time
-    "vboard/machine": 5, "vboard/config": 5,     # L4: the only module naming devices; presets
+    "vboard/machine": 5, "vboard/config": 5, "vboard/preset": 5,   # L4: the only module naming devices; presets
     "vboard/api": 6, "vboard/vboard": 6,         # L5: vboard.h, sync then ask
     "driver/": 6, "platform/linux/": 6,          # driver cores and the Linux platform ops (beside the board)
     "bsp/": 7, "apps/": 7,                       # L6: the standalone-BSP shim on the board; freestanding apps

@@ -164,6 +164,9 @@ static int check(const vb_board *b, const struct vb_cpuop *op, char *err, size_t
 	return 0;
 }
 
+/* One operation from issue to its last request: the loop interleaves the CPU's
+ * requests with the devices' events in time order, which is why it is one
+ * function (its state is the loop's). */
 int vb_cpuop_run(vb_board *b, const struct vb_cpuop *op, struct vb_cpuop_result *r, char *err, size_t errlen)
 {
 	const struct vb_timed *m;
