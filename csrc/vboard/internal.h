@@ -1,6 +1,9 @@
 /*
- * internal.h - state of the virtual board's blocks.  One struct per block, as
- * in a QEMU device model; only the files of csrc/vboard include this.
+ * internal.h - the board's composition: one struct per block, as in a QEMU
+ * device model, gathered in struct vb_board with the scheduler (base/), the
+ * bus and the stream links; and the PL clock-edge helpers.  Only the files of
+ * csrc/vboard include this.  The blocks still reach their state through the
+ * whole board (a struct vb_board *), so every block includes it.
  */
 #ifndef SGDMA_VBOARD_INTERNAL_H
 #define SGDMA_VBOARD_INTERNAL_H
@@ -155,7 +158,7 @@ struct vb_source {
 #define VB_SINK_MAX_PACKETS (1ull << 24)
 
 struct vb_sink {
-	struct vb_sink_log log;   /* the bytes (dma/sink_log.c) */
+	struct vb_sink_log log;   /* the bytes (base/sink_log.c) */
 	uint64_t used;
 	struct vb_packet *pkts;
 	size_t n, cap_pkts;
@@ -245,7 +248,7 @@ struct vb_board {
 		unsigned bytes;
 		uint64_t reads, writes;
 	} load;
-	struct vb_cpuop_stats cpuops;   /* mem/cpuops.c: totals of the CPU's memory operations */
+	struct vb_cpuop_stats cpuops;   /* cpu/cpuops.c: totals of the CPU's memory operations */
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
 	struct vb_pcie *pcie;      /* pcie/: PS-PCIe DMA, link, endpoint (NULL without [pcie]) */
 	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */

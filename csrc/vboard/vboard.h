@@ -3,7 +3,7 @@
  * stream endpoints, register-exact and in virtual time.
  *
  * Time is in picoseconds.  It advances with every CPU MMIO access (the preset's
- * per-access cost) and with vb_advance(); the model does its work lazily up to
+ * per-access cost) and with vb_advance_ps(); the model does its work lazily up to
  * "now" whenever it is observed (vb_sync).  All randomness comes from one
  * seeded generator, so a seed fixes every number.
  *

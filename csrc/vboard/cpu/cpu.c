@@ -106,7 +106,7 @@ void vb_cpu_write32(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_ps
 }
 
 /* Cache maintenance by address: cfg.cache_line_ns per line of CPU time, and
- * a clean's write-backs of the dirty lines on the CPU port (mem/cpuops.c). */
+ * a clean's write-backs of the dirty lines on the CPU port (cpu/cpuops.c). */
 static void cache_op(vb_board *b, enum vb_cpuop_kind kind, uint64_t addr, uint64_t len)
 {
 	struct vb_cpuop op = { .kind = kind, .addr = addr, .len = len, .ns_per_line = b->cfg.cache_line_ns };

@@ -115,7 +115,7 @@ const char *vb_coherency_kind_name(enum vb_coh_kind k);   /* "UNCLEANED_READ", .
 const char *vb_coherency_what(enum vb_coh_kind k);        /* what happened, in words */
 const char *vb_coherency_missing_call(enum vb_coh_kind k);/* the call that was missing */
 
-/* board.c */
+/* machine.c: created and freed with the board */
 int vb_coherency_init(vb_board *b);
 void vb_coherency_fini(vb_board *b);
 

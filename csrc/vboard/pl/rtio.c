@@ -1,7 +1,7 @@
 /*
  * rtio.c - the RTIO event core's top: output edges, the CSR window, the device
  * ops that time the whole subsystem, and its creation.  The SED lanes and the
- * CRI are rtio_sed.c, the clock arithmetic inlines in rtio.h.  [artiq-rtio.md sec. 1]
+ * CRI are rtio_sed.c, the clock arithmetic inlines in rtio_types.h.  [artiq-rtio.md sec. 1]
  *
  * A full lane holds the write (o_status.wait) until the lane's oldest event has
  * gone out.  Two outputs on one channel in one coarse cycle are a collision

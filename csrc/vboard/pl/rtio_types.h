@@ -4,7 +4,7 @@
  * header is rtio.h) made of the event core (SED lanes, CRI), the event DMA
  * (rtio_dma.c), the analyzer (rtio_analyzer.c), the ACP kernel initiator
  * (rtio_acpki.c) and the credit write FIFO (rtio_wfifo.c); the kernel CPU's
- * side of the three initiators is rtio_kernel.c.  Facts and sources:
+ * side of the three initiators is ../cpu/rtio_kernel.c.  Facts and sources:
  * /work/shared/reference/artiq-rtio.md; the byte layouts: sgdma/rtio_layout.h.
  */
 #ifndef SGDMA_VBOARD_RTIO_TYPES_H
@@ -261,7 +261,7 @@ enum rtio_acp_layout {
 	ACP_IN_STATUS = 0, ACP_IN_DATA = 4, ACP_IN_TIMESTAMP = 8, ACP_IN_BATCH_CNT = 16,
 };
 
-/* ---- public API: the kernel CPU's firmware for the initiators (rtio_kernel.c) ---- */
+/* ---- public API: the kernel CPU's firmware for the initiators (cpu/rtio_kernel.c) ---- */
 
 struct vb_rtio *vb_rtio_of(vb_board *b);   /* NULL when the preset has no [rtio] */
 void vb_rtio_reset(struct vb_rtio *r);
