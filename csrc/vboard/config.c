@@ -159,6 +159,7 @@ static const struct key keys[] = {
 	UINT("pcie.ep_dram.interleave_bytes", pcie.ep_dram.interleave_bytes),
 	UINT("pcie.ep_dram.enabled", pcie.ep_dram.enabled),
 	UINT("rtio.present", rtio.present),
+	UINT("pcie.present", pcie.present),
 	U64("rtio.base", rtio.base),
 	DBL("rtio.clock_mhz", rtio.clock_mhz),
 	UINT("rtio.fine_bits", rtio.fine_bits),

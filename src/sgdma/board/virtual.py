@@ -426,7 +426,8 @@ class VirtualBoard:
             keys[OVERRIDE_KEYS[k]] = float(v)
         self.preset = str(preset)
         self.seed = seed
-        self._b = _core.Board(str(presets.path(preset)), keys, int(seed))
+        name, board_keys = presets.board_keys(preset)   # parsed once, in Python; C gets the numbers
+        self._b = _core.Board(None, {**board_keys, **keys}, int(seed), name=name)
         g = self._b.config_get
         self.axi_dma = AxiDmaBlock(
             base=int(g("dma.base")), include_sg=bool(g("dma.include_sg")), addr_width=int(g("dma.addr_width")),
