@@ -68,15 +68,10 @@ static int attach_devices(vb_board *b, char *err, size_t errlen)
 /* MM2S: the DAC times the beats while it is enabled; the trace sees every beat
  * the stream times itself; each transfer goes to the CSM's tap, the sink
  * recorder and, with stream.loopback, back into the S2MM source. */
-static bool tx_dac(void *dev, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
+static void tx_dac(void *dev, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
 		   uint64_t *first, uint64_t *last)
 {
-	vb_board *b = dev;
-
-	if (!b->dac.enabled)
-		return false;
-	vb_dac_beats(b, ready, last_ready, n, gate_start, eof, first, last);
-	return true;
+	vb_dac_beats(dev, ready, last_ready, n, gate_start, eof, first, last);
 }
 
 static void tx_trace(void *dev, uint64_t t, bool last) { vb_trace_beat(dev, t, last); }
@@ -112,6 +107,7 @@ static void wire_streams(vb_board *b)
 
 	tx->pace = tx_dac;
 	tx->pace_dev = b;
+	tx->pace_on = &b->dac.enabled;
 	tx->beat = tx_trace;
 	tx->beat_dev = b;
 	tx->watch = &b->trace.on;

@@ -20,12 +20,14 @@ struct vb_stream_sink {
 };
 
 struct vb_stream_tx {
-	/* A consumer that times the beats itself (its FIFO, its sample clock): given the
-	 * edges the stream would use for the first and last beat, it sets *first and
-	 * *last and returns true; false while it is not in the path. */
-	bool (*pace)(void *dev, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
+	/* A consumer that times the beats itself (its FIFO, its sample clock), while
+	 * *pace_on: given the edges the stream would use for the first and last beat,
+	 * it sets *first and *last.  The flags are read before any call: a stream
+	 * with no pacer and no watcher makes no indirect call per burst. */
+	void (*pace)(void *dev, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
 		     uint64_t *first, uint64_t *last);
 	void *pace_dev;
+	const bool *pace_on;
 	/* An observer of every beat the stream times itself, called while *watch. */
 	void (*beat)(void *dev, uint64_t t, bool last);
 	void *beat_dev;

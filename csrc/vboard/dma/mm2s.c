@@ -85,7 +85,8 @@ static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_
 		k_end = vb_edge_index(b, data_done);
 		end = vb_edge_time(b, k_end);
 	}
-	if (b->tx.pace && b->tx.pace(b->tx.pace_dev, start, end, n, gate_start, eof, first, last)) {
+	if (b->tx.pace_on && *b->tx.pace_on) {
+		b->tx.pace(b->tx.pace_dev, start, end, n, gate_start, eof, first, last);
 		p->stream_free = vb_edge_time(b, vb_edge_index(b, *last) + 1);
 		p->stream_free_on_edge = false;
 		return;
