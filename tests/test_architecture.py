@@ -302,6 +302,10 @@ def _c_violations(texts, allowed=frozenset()):
             moved = [c for c in calls if c in C_TIME_MOVERS]
             if moved and not mod.startswith(C_TIME_OWNERS):
                 bad.append(f"a device moves time: {mod} calls {', '.join(moved)} (only api.c and cpu/ may)")
+    for path, text in sorted(texts.items()):
+        mod = _c_module(path)
+        if not mod.startswith(C_TIME_OWNERS) and re.search(r"sched\.now\s*(?:[-+]?=(?!=)|\+\+|--)", _c_strip(text)):
+            bad.append(f"a device moves time: {mod} writes sched.now (only api.c and cpu/ may)")
     for scc in _c_cycles(edges, allowed):
         inner = [f"{m} -> {d} ({', '.join(sorted(w for w in set(edges[m][d]) if w.startswith('calls'))[:3])})"
                  for m in scc for d in edges[m] if d in scc and any(w.startswith("calls") for w in edges[m][d])]
@@ -343,7 +347,9 @@ def test_csrc_check_catches_a_planted_upward_call_and_circle():
     # a device calling the board's API (up, and a time mover), and the DRAM calling the controller (a circle)
     planted["vboard/pl/csm.c"] += "\nstatic void planted(vb_board *b) { vb_sync(b); }\n"
     planted["vboard/mem/dram.c"] += "\nstatic void planted2(void) { vb_ddrc_init(0); }\n"
+    planted["vboard/pcie/pcie.c"] += "\nstatic void planted3(vb_board *b) { b->sched.now += 5; }\n"
     bad = _c_violations(planted, C_KNOTS_ELSEWHERE)
     assert any(b.startswith("upward call: vboard/pl/csm (rank 3) -> vboard/api (rank 6): vb_sync") for b in bad), bad
     assert any(b.startswith("a device moves time: vboard/pl/csm calls vb_sync") for b in bad), bad
     assert any(b.startswith("circle:") and "vboard/mem/dram -> vboard/mem/ddrc" in b for b in bad), bad
+    assert "a device moves time: vboard/pcie/pcie writes sched.now (only api.c and cpu/ may)" in bad, bad

@@ -34,6 +34,10 @@ struct vb_mapping {
 struct vb_bus {
 	struct vb_mapping map[VB_BUS_MAX_DEVICES];
 	unsigned n;
+	/* A device whose reads cross a link (a non-posted read) sets when its answer
+	 * arrives; the CPU that issued the read waits for it (cpu/cpu.c).  Devices
+	 * never move time themselves. */
+	uint64_t answer_at;
 	/* guest errors: CPU accesses that decode to nothing (the interconnect's DECERR) */
 	uint64_t decerr_count, last_decerr_addr;
 	bool last_decerr_write;

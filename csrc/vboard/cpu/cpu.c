@@ -44,8 +44,13 @@ static uint32_t cpu_read(vb_board *b, uint64_t addr, uint64_t cost_ps, bool thro
 	b->sched.now += cost_ps;
 	b->mmio_reads++;
 	vb_sched_sync(&b->sched);
-	if (m)
-		return m->ops->read(m->dev, addr - m->base);
+	if (m) {
+		b->bus.answer_at = 0;
+		v = m->ops->read(m->dev, addr - m->base);
+		if (b->bus.answer_at > b->sched.now)
+			b->sched.now = b->bus.answer_at;   /* the read crossed a link: the CPU stalled for it */
+		return v;
+	}
 	p = vb_mem_ptr(b, addr, 4);     /* a device window decodes first */
 	if (!p) {
 		decerr(b, addr, false);

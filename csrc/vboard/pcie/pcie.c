@@ -82,14 +82,15 @@ static void root_write(void *dev, uint64_t off, uint32_t v)
 }
 
 /* The host reads an endpoint register across the link: a non-posted read,
- * so the CPU stalls for the round trip (MRd down, bridge, CplD up). */
+ * so the CPU stalls for the round trip (MRd down, bridge, CplD up); the CPU
+ * takes the answer's time from the bus. */
 static uint32_t ep_read(void *dev, uint64_t off)
 {
 	struct vb_psdma *d = dev;
 	struct vb_pcie *p = d->p;
 	uint64_t a = p->prm.bar0 + off;
 	uint64_t t = pd_tlp(p, PD_DOWN, p->b->sched.now, 0, a) + p->ep_ps;
-	p->b->sched.now = pd_tlp(p, PD_UP, t, 4, a);
+	p->b->bus.answer_at = pd_tlp(p, PD_UP, t, 4, a);
 	return pd_dma_read(d, off);
 }
 
