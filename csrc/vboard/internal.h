@@ -202,14 +202,12 @@ struct vb_board {
 	struct vb_config cfg;
 	struct vb_sched sched;    /* virtual time and the timed devices (base/sched.c) */
 	struct vb_rng rng;
-	double clk_ps;            /* DMA clock period */
+	struct vb_clock clk;      /* the DMA's (PL) clock: period, edge 0, exact span (base/time.h) */
 	struct vb_dma_lat {       /* vb_clocks() of PG021's latencies, computed once (vb_create) */
 		uint64_t clock;       /* one DMA clock */
 		uint64_t tail_to_sg_ar, sg_ar_to_data_ar, ar_to_tvalid, s2mm_tvalid_to_aw;
 		uint64_t bd_beats;    /* a BD's 13 beats on the 32-bit SG port, less the first */
 	} lat;
-	uint64_t clk_origin;      /* time of PL clock edge 0 (set at reseed, with vb_edge_origin) */
-	uint64_t edge_exact_end;  /* vb_edge_exact() holds for edges in [clk_origin, edge_exact_end) */
 	uint32_t len_mask;        /* (1 << length_width) - 1 */
 	uint32_t data_bytes;
 	uint64_t addr_mask;       /* addresses the DMA can form */
@@ -336,39 +334,7 @@ extern const struct vb_timed_ops vb_axidma_timed;
 extern const struct vb_device_ops vb_gpio_ops;
 static inline uint64_t vb_clocks(const vb_board *b, double clocks)
 {
-	return (uint64_t)(clocks * b->clk_ps + 0.5);
-}
-/* PL clock edges: index of the first DMA clock edge at or after t (times within
- * 2 ps after an edge are that edge: integer-ps rounding of the edge times), and
- * an edge's time.  Edge 0 is at clk_origin.  Stream beats and PL registers
- * change only on these edges. */
-static inline uint64_t vb_edge_index(const vb_board *b, uint64_t t)
-{
-	double k = ((double)t - (double)b->clk_origin - 2.0) / b->clk_ps;
-	uint64_t i = k <= 0 ? 0 : (uint64_t)k;
-	return (double)i < k ? i + 1 : i;
-}
-static inline uint64_t vb_edge_time(const vb_board *b, uint64_t k)
-{
-	return b->clk_origin + (uint64_t)((double)k * b->clk_ps + 0.5);
-}
-/* vb_edge_index(vb_edge_time(k)) == k when that edge t is below 2^53 ps (times
- * convert to double exactly), less than 2^50 ps after clk_origin, and clk_ps >= 4:
- * t - origin is within 0.75 ps of k * clk_ps, so (t - origin - 2) / clk_ps lies
- * in (k - 2.75/clk_ps, k - 1.25/clk_ps], inside (k - 1, k) with a margin of
- * 0.3 that the division's rounding (< k * 2^-53 < 0.03) cannot cross.
- * tests/c/test_edges.c checks it against the two formulas above. */
-#define VB_EDGE_EXACT_SPAN_PS (1ull << 50)
-static inline void vb_edge_origin(vb_board *b, uint64_t origin)
-{
-	uint64_t end = origin + VB_EDGE_EXACT_SPAN_PS;
-
-	b->clk_origin = origin;
-	b->edge_exact_end = b->clk_ps < 4.0 ? 0 : end < (1ull << 53) ? end : (1ull << 53);
-}
-static inline bool vb_edge_exact(const vb_board *b, uint64_t t)
-{
-	return t >= b->clk_origin && t < b->edge_exact_end;
+	return vb_clock_ticks(&b->clk, clocks);
 }
 
 #pragma GCC visibility pop

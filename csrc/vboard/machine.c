@@ -131,7 +131,7 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		return NULL;
 	}
 	b->cfg = *cfg;
-	b->clk_ps = 1e6 / cfg->dma_clock_mhz;
+	b->clk.ps = 1e6 / cfg->dma_clock_mhz;
 	b->lat = (struct vb_dma_lat){
 		.clock = vb_clocks(b, 1),
 		.tail_to_sg_ar = vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR),
@@ -146,7 +146,7 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 	b->ic_request_ps = vb_ns(cfg->ic_request_ns);
 	b->ic_response_ps = vb_ns(cfg->ic_response_ns);
 	b->ic_ps_per_byte = cfg->ic_width_bits ? 1e6 / (cfg->ic_clock_mhz * cfg->ic_width_bits / 8.0) : 0.0;
-	b->consumer_ps = (uint64_t)(b->clk_ps / cfg->consumer_rate + 0.5);
+	b->consumer_ps = (uint64_t)(b->clk.ps / cfg->consumer_rate + 0.5);
 	vb_reseed(b, seed);
 	if (vb_mem_init(b, err, errlen) < 0) {
 		vb_destroy(b);
@@ -183,11 +183,11 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->sched.now;
 	b->load.next_t = b->sched.now;
 	/* the PL clock's edges, anchored at now too (no draw: the other streams stay put) */
-	vb_edge_origin(b, b->sched.now);
+	vb_edge_origin(&b->clk, b->sched.now);
 	if (b->trace.on) {                   /* a trace spans one clock origin */
 		vb_trace_fini(b);
 		b->trace.on = true;
-		b->trace.clk_origin = b->clk_origin;
+		b->trace.clk_origin = b->clk.origin;
 	}
 	vb_pcie_reseed(b, b->sched.now);
 }

@@ -47,8 +47,8 @@ static void scenario(unsigned id, double clk_ps, uint64_t beat_ps, uint32_t dept
 	struct vb_dac *d = &board->dac;
 	uint64_t now = 1000 + next() % 100000, first = 0, last = 0;
 
-	board->clk_ps = clk_ps;
-	vb_edge_origin(board, next() % 5000);
+	board->clk.ps = clk_ps;
+	vb_edge_origin(&board->clk, next() % 5000);
 	vb_dac_configure(board, beat_ps, 2 * beat_ps + next() % 100000, depth);
 	board->trace.on = trace;
 	digest = 0xcbf29ce484222325ull;

@@ -75,19 +75,19 @@ static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_
 {
 	uint64_t from = max64(ready, p->stream_free);
 	/* a stream that is behind its data starts on the edge it freed (no division) */
-	bool on_free = from == p->stream_free && p->stream_free_on_edge && p->stream_free_origin == b->clk_origin;
-	uint64_t k0 = on_free ? p->stream_free_k : vb_edge_index(b, from), k_end = k0 + n - 1;
-	uint64_t start = on_free ? p->stream_free : vb_edge_time(b, k0), end = vb_edge_time(b, k_end);
+	bool on_free = from == p->stream_free && p->stream_free_on_edge && p->stream_free_origin == b->clk.origin;
+	uint64_t k0 = on_free ? p->stream_free_k : vb_edge_index(&b->clk, from), k_end = k0 + n - 1;
+	uint64_t start = on_free ? p->stream_free : vb_edge_time(&b->clk, k0), end = vb_edge_time(&b->clk, k_end);
 
 	/* The last beat waits for its data.  Data in by the n-th edge cannot index
 	 * past it (vb_edge_index is monotonic and inverts vb_edge_time there). */
-	if (!(data_done <= end && vb_edge_exact(b, end)) && vb_edge_index(b, data_done) > k_end) {
-		k_end = vb_edge_index(b, data_done);
-		end = vb_edge_time(b, k_end);
+	if (!(data_done <= end && vb_edge_exact(&b->clk, end)) && vb_edge_index(&b->clk, data_done) > k_end) {
+		k_end = vb_edge_index(&b->clk, data_done);
+		end = vb_edge_time(&b->clk, k_end);
 	}
 	if (b->tx.pace_on && *b->tx.pace_on) {
 		b->tx.pace(b->tx.pace_dev, start, end, n, gate_start, eof, first, last);
-		p->stream_free = vb_edge_time(b, vb_edge_index(b, *last) + 1);
+		p->stream_free = vb_edge_time(&b->clk, vb_edge_index(&b->clk, *last) + 1);
 		p->stream_free_on_edge = false;
 		return;
 	}
@@ -95,22 +95,22 @@ static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_
 		uint64_t backlog = p->cons_free > start ? (p->cons_free - start) / b->consumer_ps : 0;
 		if (backlog + n > b->cfg.consumer_fifo_beats) {
 			uint64_t wait = (backlog + n - b->cfg.consumer_fifo_beats) * b->consumer_ps;
-			if (vb_edge_index(b, start + wait) > k_end)
-				k_end = vb_edge_index(b, start + wait), end = vb_edge_time(b, k_end);
+			if (vb_edge_index(&b->clk, start + wait) > k_end)
+				k_end = vb_edge_index(&b->clk, start + wait), end = vb_edge_time(&b->clk, k_end);
 		}
 		p->cons_free = max64(p->cons_free, start) + n * b->consumer_ps;
 	}
 	if (b->tx.watch && *b->tx.watch) {   /* per-beat work only when a trace is recorded */
 		for (uint32_t i = 0; i + 1 < n; i++)
-			b->tx.beat(b->tx.beat_dev, vb_edge_time(b, k0 + i), false);
+			b->tx.beat(b->tx.beat_dev, vb_edge_time(&b->clk, k0 + i), false);
 		b->tx.beat(b->tx.beat_dev, end, eof);
 	}
 	*first = start;
 	*last = end;
-	p->stream_free = vb_edge_time(b, k_end + 1);
+	p->stream_free = vb_edge_time(&b->clk, k_end + 1);
 	p->stream_free_k = k_end + 1;
-	p->stream_free_on_edge = vb_edge_exact(b, p->stream_free);
-	p->stream_free_origin = b->clk_origin;
+	p->stream_free_on_edge = vb_edge_exact(&b->clk, p->stream_free);
+	p->stream_free_origin = b->clk.origin;
 }
 
 /* Issue one burst of the BD the data mover works on (its index is p->dm). */

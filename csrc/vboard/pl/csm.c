@@ -21,7 +21,7 @@
 
 static uint32_t clocks_between(const vb_board *b, uint64_t from, uint64_t to)
 {
-	uint64_t a = vb_edge_index(b, from), z = vb_edge_index(b, to);
+	uint64_t a = vb_edge_index(&b->clk, from), z = vb_edge_index(&b->clk, to);
 	return z > a ? (uint32_t)(z - a) : 0;
 }
 

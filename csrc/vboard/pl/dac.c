@@ -53,8 +53,8 @@ static uint64_t due(const struct vb_dac *d, uint64_t beat) { return d->t0 + beat
 static inline bool fifo_bound_middle(const vb_board *b, const struct vb_dac *d, uint64_t j_end)
 {
 	double step = (double)d->beat_ps;
-	return step >= b->clk_ps + 4.0 && (double)d->fifo_beats * step >= b->clk_ps + 4.0 &&
-	       due(d, j_end) < b->edge_exact_end;
+	return step >= b->clk.ps + 4.0 && (double)d->fifo_beats * step >= b->clk.ps + 4.0 &&
+	       due(d, j_end) < b->clk.exact_end;
 }
 
 /* Timing of n beats ready from `ready` (the last one not before `last_ready`),
@@ -67,7 +67,7 @@ void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, 
 		  uint64_t *first, uint64_t *last)
 {
 	struct vb_dac *d = &b->dac;
-	uint64_t k = vb_edge_index(b, ready), k_data = vb_edge_index(b, last_ready), t = 0;
+	uint64_t k = vb_edge_index(&b->clk, ready), k_data = vb_edge_index(&b->clk, last_ready), t = 0;
 
 	for (uint32_t i = 0; i < n; i++, k++) {
 		uint64_t j = d->beats;
@@ -76,12 +76,12 @@ void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, 
 		/* FIFO room: beat j enters once beat j - depth was played */
 		bool held = false;
 		if (j >= d->fifo_beats) {
-			uint64_t k_room = vb_edge_index(b, due(d, j - d->fifo_beats));
+			uint64_t k_room = vb_edge_index(&b->clk, due(d, j - d->fifo_beats));
 			held = k_room >= k && k_room > 0;   /* > 0: not clamped at edge 0 */
 			if (k_room > k)
 				k = k_room;
 		}
-		t = vb_edge_time(b, k);
+		t = vb_edge_time(&b->clk, k);
 		if (!d->started) {
 			d->started = true;
 			d->t0 = d->t0_nominal = t + d->lead_ps;
@@ -119,10 +119,10 @@ void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, 
 		if (held && i + 2 < n && fifo_bound_middle(b, d, d->beats + (n - 2 - i))) {
 			uint64_t skip = n - 2 - i;
 			for (uint64_t s = 0; b->trace.on && s < skip; s++)
-				vb_trace_beat(b, vb_edge_time(b, vb_edge_index(b, due(d, d->beats + s - d->fifo_beats))),
+				vb_trace_beat(b, vb_edge_time(&b->clk, vb_edge_index(&b->clk, due(d, d->beats + s - d->fifo_beats))),
 					      false);
 			d->beats += skip;
-			k = vb_edge_index(b, due(d, d->beats - 1 - d->fifo_beats));
+			k = vb_edge_index(&b->clk, due(d, d->beats - 1 - d->fifo_beats));
 			i += (uint32_t)skip;
 		}
 #else

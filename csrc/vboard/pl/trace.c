@@ -24,7 +24,7 @@ void vb_trace_set(vb_board *b, bool on)
 {
 	vb_trace_fini(b);
 	b->trace.on = on;
-	b->trace.clk_origin = b->clk_origin;
+	b->trace.clk_origin = b->clk.origin;
 }
 
 void vb_trace_beat(vb_board *b, uint64_t t, bool last)
