@@ -97,24 +97,30 @@ uint64_t vb_source_pending(vb_board *b) { vb_sync(b); return b->src.pending; }
 
 void vb_adc_start(vb_board *b, double rate_sps, unsigned sample_bytes, uint64_t fifo_bytes, uint64_t packet_bytes)
 {
-	vb_adc_clear(b);   /* before the catch-up: the old producer feeds S2MM no more */
+	vb_adc_clear(&b->adc);   /* before the catch-up: the old producer feeds S2MM no more */
 	vb_sync(b);
-	vb_adc_arm(b, rate_sps, sample_bytes, fifo_bytes, packet_bytes);
+	vb_adc_arm(&b->adc, b->sched.now, rate_sps, sample_bytes, fifo_bytes, packet_bytes);
 }
 
 void vb_adc_stop(vb_board *b)
 {
 	vb_sync(b);
-	vb_adc_halt(b);
+	vb_adc_halt(&b->adc, b->sched.now);
 }
 
 const struct vb_adc *vb_adc_state(vb_board *b)
 {
 	vb_sync(b);
-	return vb_adc_observe(b);
+	return vb_adc_observe(&b->adc, b->sched.now);
 }
 
 /* ---- DAC and stream trace (pl/dac.c, pl/trace.c) --------------------------- */
+
+/* No sync: a new configuration takes effect from the DAC's next beat. */
+void vb_dac_configure(vb_board *b, uint64_t beat_ps, uint64_t lead_ps, uint32_t fifo_beats)
+{
+	vb_dac_setup(&b->dac, beat_ps, lead_ps, fifo_beats);
+}
 
 const struct vb_dac *vb_dac_state(vb_board *b)
 {
@@ -125,7 +131,7 @@ const struct vb_dac *vb_dac_state(vb_board *b)
 void vb_trace_enable(vb_board *b, bool on)
 {
 	vb_sync(b);
-	vb_trace_set(b, on);
+	vb_trace_set(&b->trace, on, b->clk.origin);
 }
 
 const struct vb_trace *vb_trace_state(vb_board *b)
@@ -141,9 +147,9 @@ bool vb_run_until_csm_done(vb_board *b, uint64_t limit_ps)
 	uint64_t end = b->sched.now > UINT64_MAX - limit_ps ? UINT64_MAX : b->sched.now + limit_ps;
 
 	vb_sync(b);
-	while (b->csm.state != CSM_STATE_DONE && vb_step_next(b, end))
+	while (!vb_csm_done(&b->csm) && vb_step_next(b, end))
 		;
-	return b->csm.state == CSM_STATE_DONE;
+	return vb_csm_done(&b->csm);
 }
 
 /* ---- AXI DMA channels (dma/channel.c) ------------------------------------------ */

@@ -17,6 +17,8 @@
 #include "base/stream.h"
 #include "bus/bus.h"
 #include "cpu/cpuops.h"
+#include "pl/csm.h"
+#include "pl/gpio.h"
 
 /* The blocks' functions are internal to the extension (vboard.h is its API):
  * hidden, so calls between them skip the PLT and a file's own can inline. */
@@ -172,22 +174,6 @@ struct vb_sink {
 	uint64_t overflow_packets, overflow_bytes;   /* packets not kept (cap or host memory) */
 };
 
-/* ---- AXI GPIO (PG144 register layout) ------------------------------------- */
-struct vb_gpio {
-	vb_board *board;          /* the CSM behind blocks A and B lives on the board */
-	unsigned index;
-	uint32_t data[2], tri[2];
-	uint32_t gier, ier, isr;
-};
-
-/* S0's timing state machine (csm.c). */
-struct vb_csm {
-	unsigned state;
-	uint64_t t_reset, t_start, t_first;
-	uint32_t setup, latency, throughput, beats;
-	uint32_t expected_beats;
-};
-
 struct vb_fault {
 	uint64_t base, size;
 };
@@ -289,38 +275,6 @@ void vb_stream_reset(vb_board *b);
 void vb_sink_drop_kept(vb_board *b);   /* vb_sink_clear without the sync */
 int vb_source_queue(vb_board *b, const void *data, size_t len, bool last);   /* vb_source_send's queueing */   /* the DMA's soft reset reaches the stream path (stream.c) */
 
-/* gpio.c: block 0 = handshake, block 1 = counters */
-uint32_t vb_gpio_read(vb_board *b, unsigned block, uint32_t off);
-void vb_gpio_write(vb_board *b, unsigned block, uint32_t off, uint32_t value);
-
-/* adc.c: the S2MM source while an ADC is attached */
-bool vb_adc_feeding(const vb_board *b);
-uint64_t vb_adc_next_time(vb_board *b, uint64_t need_bytes, uint64_t t);
-uint64_t vb_adc_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
-void vb_adc_fini(vb_board *b);
-/* vb_adc_start, vb_adc_stop and vb_adc_state without the sync (api.c syncs) */
-void vb_adc_clear(vb_board *b);
-void vb_adc_arm(vb_board *b, double rate_sps, unsigned sample_bytes, uint64_t fifo_bytes, uint64_t packet_bytes);
-void vb_adc_halt(vb_board *b);
-const struct vb_adc *vb_adc_observe(vb_board *b);
-
-/* dac.c */
-void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
-		  uint64_t *first, uint64_t *last);
-void vb_dac_fini(vb_board *b);
-
-/* trace.c */
-void vb_trace_beat(vb_board *b, uint64_t t, bool last);
-void vb_trace_gpio(vb_board *b, enum vb_trace_reg reg, uint32_t value);
-void vb_trace_fini(vb_board *b);
-void vb_trace_set(vb_board *b, bool on);   /* vb_trace_enable without the sync */
-
-/* csm.c */
-void vb_csm_control(vb_board *b, uint32_t old, uint32_t now);
-void vb_csm_stream(vb_board *b, uint64_t len, bool last, uint64_t t_first, uint64_t t_last);
-uint32_t vb_csm_status(const vb_board *b);
-uint32_t vb_csm_counter(const vb_board *b, uint32_t control);
-
 /* pcie/pcie.c: the PCIe subsystem (created by machine.c when the preset has [pcie]) */
 struct vb_pcie;
 int vb_pcie_create(vb_board *b, char *err, size_t errlen);
@@ -331,7 +285,6 @@ extern const struct vb_timed_ops vb_psdma_timed;
 /* device ops tables, mapped by machine.c */
 extern const struct vb_device_ops vb_axidma_ops;
 extern const struct vb_timed_ops vb_axidma_timed;
-extern const struct vb_device_ops vb_gpio_ops;
 static inline uint64_t vb_clocks(const vb_board *b, double clocks)
 {
 	return vb_clock_ticks(&b->clk, clocks);

@@ -37,8 +37,8 @@ static int attach_devices(vb_board *b, char *err, size_t errlen)
 	if (attach(b, b->cfg.dma_base, VB_DMA_SPAN, &vb_axidma_ops, &vb_axidma_timed, b, err, errlen) < 0)
 		return -1;
 	for (unsigned i = 0; i < VB_GPIO_BLOCKS; i++) {
-		b->gpio[i].board = b;
-		b->gpio[i].index = i;
+		b->gpio[i] = (struct vb_gpio){ .index = i, .a = &b->gpio[0], .csm = &b->csm, .trace = &b->trace,
+					       .sched = &b->sched };
 		if (attach(b, b->cfg.gpio_base + (uint64_t)i * CSM_GPIO_SPAN, CSM_GPIO_SPAN, &vb_gpio_ops, NULL, &b->gpio[i],
 			err, errlen) < 0)
 			return -1;
@@ -71,8 +71,11 @@ static int attach_devices(vb_board *b, char *err, size_t errlen)
 static void tx_dac(void *dev, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
 		   uint64_t *first, uint64_t *last)
 {
-	vb_dac_beats(dev, ready, last_ready, n, gate_start, eof, first, last);
+	vb_board *b = dev;
+
+	vb_dac_beats(&b->dac, &b->clk, &b->trace, ready, last_ready, n, gate_start, eof, first, last);
 }
+
 
 static void tx_trace(void *dev, uint64_t t, bool last) { vb_trace_beat(dev, t, last); }
 
@@ -92,13 +95,13 @@ static void tx_loopback(void *dev, const uint8_t *data, uint64_t len, bool last,
 static uint64_t rx_next_time(void *dev, uint64_t need, uint64_t t)
 {
 	vb_board *b = dev;
-	return vb_adc_feeding(b) ? vb_adc_next_time(b, need, t) : vb_source_next_time(b, need, t);
+	return vb_adc_feeding(&b->adc) ? vb_adc_next_time(&b->adc, need, t) : vb_source_next_time(b, need, t);
 }
 
 static uint64_t rx_take(void *dev, uint8_t *dst, uint64_t max, uint64_t t, bool *last)
 {
 	vb_board *b = dev;
-	return vb_adc_feeding(b) ? vb_adc_take(b, dst, max, t, last) : vb_source_take(b, dst, max, t, last);
+	return vb_adc_feeding(&b->adc) ? vb_adc_take(&b->adc, dst, max, t, last) : vb_source_take(b, dst, max, t, last);
 }
 
 static void wire_streams(vb_board *b)
@@ -109,9 +112,9 @@ static void wire_streams(vb_board *b)
 	tx->pace_dev = b;
 	tx->pace_on = &b->dac.enabled;
 	tx->beat = tx_trace;
-	tx->beat_dev = b;
+	tx->beat_dev = &b->trace;
 	tx->watch = &b->trace.on;
-	tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ tx_csm, b };
+	tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ tx_csm, &b->csm };
 	tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ vb_sink_push, b };
 	if (b->cfg.loopback)
 		tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ tx_loopback, b };
@@ -147,6 +150,7 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 	b->ic_response_ps = vb_ns(cfg->ic_response_ns);
 	b->ic_ps_per_byte = cfg->ic_width_bits ? 1e6 / (cfg->ic_clock_mhz * cfg->ic_width_bits / 8.0) : 0.0;
 	b->consumer_ps = (uint64_t)(b->clk.ps / cfg->consumer_rate + 0.5);
+	b->csm = (struct vb_csm){ .sched = &b->sched, .clk = &b->clk, .data_bytes = b->data_bytes };
 	vb_reseed(b, seed);
 	if (vb_mem_init(b, err, errlen) < 0) {
 		vb_destroy(b);
@@ -185,9 +189,7 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	/* the PL clock's edges, anchored at now too (no draw: the other streams stay put) */
 	vb_edge_origin(&b->clk, b->sched.now);
 	if (b->trace.on) {                   /* a trace spans one clock origin */
-		vb_trace_fini(b);
-		b->trace.on = true;
-		b->trace.clk_origin = b->clk.origin;
+		vb_trace_set(&b->trace, true, b->clk.origin);
 	}
 	vb_pcie_reseed(b, b->sched.now);
 }
@@ -200,9 +202,9 @@ void vb_destroy(vb_board *b)
 		free(b->ch[i].fetch_log);
 	vb_mem_fini(b);
 	vb_stream_fini(b);
-	vb_dac_fini(b);
-	vb_trace_fini(b);
-	vb_adc_fini(b);
+	vb_dac_fini(&b->dac);
+	vb_trace_fini(&b->trace);
+	vb_adc_fini(&b->adc);
 	vb_coherency_fini(b);
 	vb_pcie_destroy(b);
 	vb_rtio_free(b->rtio);
