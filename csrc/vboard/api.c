@@ -69,6 +69,13 @@ void vb_sink_overflow(vb_board *b, uint64_t *packets, uint64_t *bytes)
 
 size_t vb_sink_count(vb_board *b) { vb_sync(b); return b->sink.n; }
 
+const struct vb_packet *vb_sink_packet(vb_board *b, size_t i)
+{
+	return i < b->sink.n ? &b->sink.pkts[i] : NULL;
+}
+
+const uint8_t *vb_sink_data(vb_board *b) { return b->sink.log.data; }
+
 uint64_t vb_sink_open_bytes(vb_board *b)
 {
 	vb_sync(b);
@@ -78,13 +85,13 @@ uint64_t vb_sink_open_bytes(vb_board *b)
 void vb_sink_clear(vb_board *b)
 {
 	vb_sync(b);
-	vb_sink_drop_kept(b);
+	vb_sink_drop_kept(&b->sink);
 }
 
 int vb_source_send(vb_board *b, const void *data, size_t len, bool last)
 {
 	vb_sync(b);
-	if (vb_source_queue(b, data, len, last) < 0)
+	if (vb_source_queue(&b->src, b->sched.now, data, len, last) < 0)
 		return -1;
 	if (len)
 		vb_sync(b);   /* the S2MM channel may take the bytes at once */

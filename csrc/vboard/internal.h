@@ -17,6 +17,7 @@
 #include "base/stream.h"
 #include "bus/bus.h"
 #include "cpu/cpuops.h"
+#include "dma/stream.h"
 #include "pl/csm.h"
 #include "pl/gpio.h"
 
@@ -136,44 +137,6 @@ struct vb_chan {
 #define VB_FETCH_LOG_MAX (1u << 20)
 void vb_fetch_log_add(vb_board *b, struct vb_chan *c, uint64_t t_issue, uint64_t t_done);
 
-/* ---- stream endpoints ----------------------------------------------------- */
-
-struct vb_chunk {
-	uint8_t *data;
-	uint64_t len, off;
-	bool last;
-	uint64_t t_avail;
-};
-
-struct vb_source {
-	struct vb_chunk *q;
-	size_t head, count, cap;  /* ring of chunks */
-	uint64_t pending;         /* bytes queued */
-	uint64_t lost_bytes;      /* loopback bytes the host had no memory to queue */
-	/* the S2MM channel's hook, told when data becomes available (set by the DMA at reset) */
-	void (*arrived)(vb_board *b, uint64_t t);
-};
-
-/* The MM2S sink keeps at most this much: beyond it whole packets are counted,
- * not kept, so a long run cannot exhaust the host (clear it to make room). */
-#define VB_SINK_MAX_BYTES   (1ull << 30)
-#define VB_SINK_MAX_PACKETS (1ull << 24)
-
-struct vb_sink {
-	struct vb_sink_log log;   /* the bytes (base/sink_log.c) */
-	uint64_t used;
-	struct vb_packet *pkts;
-	size_t n, cap_pkts;
-	uint64_t open_start;      /* offset of the packet without TLAST yet */
-	uint64_t open_len;        /* its bytes so far */
-	uint64_t open_first_ps;
-	uint64_t last_beat_ps;    /* time of the latest beat (a cut packet ends there) */
-	bool open;
-	bool open_dropped;        /* it did not fit: counted, not kept */
-	bool overflow_logged;
-	uint64_t overflow_packets, overflow_bytes;   /* packets not kept (cap or host memory) */
-};
-
 struct vb_fault {
 	uint64_t base, size;
 };
@@ -261,19 +224,6 @@ void vb_cpuload_stall(vb_board *b, uint64_t t);
 int vb_mem_init(vb_board *b, char *err, size_t errlen);
 void vb_mem_fini(vb_board *b);
 enum vb_access vb_dma_access(vb_board *b, uint64_t addr, uint64_t len, uint8_t **host);
-
-/* stream.c */
-/* The sink recorder: a packet sink of the MM2S stream link (dev = the board). */
-void vb_sink_push(void *dev, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last);
-int vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t);
-/* Take up to max bytes available at time t, stopping after TLAST. */
-uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
-/* When at least `need` bytes (or a packet's end) can be taken, from t on. */
-uint64_t vb_source_next_time(vb_board *b, uint64_t need, uint64_t t);
-void vb_stream_fini(vb_board *b);
-void vb_stream_reset(vb_board *b);
-void vb_sink_drop_kept(vb_board *b);   /* vb_sink_clear without the sync */
-int vb_source_queue(vb_board *b, const void *data, size_t len, bool last);   /* vb_source_send's queueing */   /* the DMA's soft reset reaches the stream path (stream.c) */
 
 /* pcie/pcie.c: the PCIe subsystem (created by machine.c when the preset has [pcie]) */
 struct vb_pcie;

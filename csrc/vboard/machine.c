@@ -91,17 +91,32 @@ static void tx_loopback(void *dev, const uint8_t *data, uint64_t len, bool last,
 	vb_source_push(dev, data, len, last, t_last);   /* host out of memory: counted in the source's lost_bytes */
 }
 
+/* PG021 drives mm2s_prmry_reset_out_n and s2mm_prmry_reset_out_n low during a
+ * soft reset; they are wired to the sink recorder and the S2MM source, as a
+ * design that follows the product guide does.  The ADC is a separate PL block
+ * with its own start/stop and is not on this reset. */
+static void tx_reset(void *dev) { vb_sink_cut(dev); }
+static void rx_reset(void *dev) { vb_source_drop(dev); }
+
+/* Software's (or the loopback's) bytes arrived: the S2MM stream's consumer hears it. */
+static void rx_arrived(void *dev, uint64_t t)
+{
+	vb_board *b = dev;
+	if (b->rx.arrived)
+		b->rx.arrived(b->rx.consumer, t);
+}
+
 /* S2MM: the ADC while it produces (or still holds samples), else software's queue. */
 static uint64_t rx_next_time(void *dev, uint64_t need, uint64_t t)
 {
 	vb_board *b = dev;
-	return vb_adc_feeding(&b->adc) ? vb_adc_next_time(&b->adc, need, t) : vb_source_next_time(b, need, t);
+	return vb_adc_feeding(&b->adc) ? vb_adc_next_time(&b->adc, need, t) : vb_source_next_time(&b->src, need, t);
 }
 
 static uint64_t rx_take(void *dev, uint8_t *dst, uint64_t max, uint64_t t, bool *last)
 {
 	vb_board *b = dev;
-	return vb_adc_feeding(&b->adc) ? vb_adc_take(&b->adc, dst, max, t, last) : vb_source_take(b, dst, max, t, last);
+	return vb_adc_feeding(&b->adc) ? vb_adc_take(&b->adc, dst, max, t, last) : vb_source_take(&b->src, dst, max, t, last);
 }
 
 static void wire_streams(vb_board *b)
@@ -115,11 +130,18 @@ static void wire_streams(vb_board *b)
 	tx->beat_dev = &b->trace;
 	tx->watch = &b->trace.on;
 	tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ tx_csm, &b->csm };
-	tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ vb_sink_push, b };
+	tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ vb_sink_push, &b->sink };
 	if (b->cfg.loopback)
-		tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ tx_loopback, b };
+		tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ tx_loopback, &b->src };
 	tx->bytes = b->cfg.sink_record || b->cfg.loopback;
-	b->rx = (struct vb_stream_rx){ .next_time = rx_next_time, .take = rx_take, .dev = b };
+	tx->reset = tx_reset;
+	tx->reset_dev = &b->sink;
+	b->rx = (struct vb_stream_rx){ .next_time = rx_next_time, .take = rx_take, .dev = b,
+				       .reset = rx_reset, .reset_dev = &b->src };
+	b->sink.record = b->cfg.sink_record != 0;
+	b->sink.cap = b->cfg.sink_max_bytes ? b->cfg.sink_max_bytes : VB_SINK_MAX_BYTES;
+	b->src.arrived = rx_arrived;
+	b->src.arrived_ctx = b;
 }
 
 vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_t errlen)
@@ -201,7 +223,8 @@ void vb_destroy(vb_board *b)
 	for (size_t i = 0; i < 2; i++)
 		free(b->ch[i].fetch_log);
 	vb_mem_fini(b);
-	vb_stream_fini(b);
+	vb_sink_fini(&b->sink);
+	vb_source_fini(&b->src);
 	vb_dac_fini(&b->dac);
 	vb_trace_fini(&b->trace);
 	vb_adc_fini(&b->adc);

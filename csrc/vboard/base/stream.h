@@ -35,6 +35,8 @@ struct vb_stream_tx {
 	struct vb_stream_sink sink[VB_STREAM_SINKS];
 	unsigned n_sinks;
 	bool bytes;               /* some sink keeps bytes: the data mover reads them */
+	void (*reset)(void *dev); /* the DMA's reset output (PG021 mm2s_prmry_reset_out_n) */
+	void *reset_dev;
 };
 
 struct vb_stream_rx {
@@ -43,7 +45,21 @@ struct vb_stream_rx {
 	/* Take up to max bytes available at t, stopping after TLAST (*last). */
 	uint64_t (*take)(void *dev, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
 	void *dev;
+	void (*reset)(void *dev); /* the DMA's reset output (PG021 s2mm_prmry_reset_out_n) */
+	void *reset_dev;
+	/* The consumer's hook (set by the DMA): data became available at t. */
+	void (*arrived)(void *consumer, uint64_t t);
+	void *consumer;
 };
+
+/* The DMA's soft reset reaches what is wired to both streams. */
+static inline void vb_stream_reset(const struct vb_stream_tx *tx, const struct vb_stream_rx *rx)
+{
+	if (tx->reset)
+		tx->reset(tx->reset_dev);
+	if (rx->reset)
+		rx->reset(rx->reset_dev);
+}
 
 static inline void vb_stream_push(const struct vb_stream_tx *tx, const uint8_t *data, uint64_t len, bool last,
 				  uint64_t t_first, uint64_t t_last)

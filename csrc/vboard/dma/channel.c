@@ -18,7 +18,7 @@ static bool has_error(const struct vb_chan *c) { return (c->dmasr & PG021_SR_ERR
 static unsigned threshold_of(uint32_t dmacr) { return SG_FIELD_GET(PG021_CR_THRESHOLD, dmacr); }
 static unsigned delay_of(uint32_t dmacr) { return SG_FIELD_GET(PG021_CR_DELAY, dmacr); }
 
-static void stream_arrived(vb_board *b, uint64_t t);
+static void stream_arrived(void *consumer, uint64_t t);
 
 /* ---- reset ------------------------------------------------------------------ */
 
@@ -49,8 +49,9 @@ void vb_dma_reset(vb_board *b)
 	chan_reset(b, &b->ch[VB_S2MM]);
 	b->reset_until = VB_NO_TIME;
 	b->dma_next_valid = false;
-	b->src.arrived = stream_arrived;
-	vb_stream_reset(b);       /* the reset outputs reach the stream endpoints (stream.c) */
+	b->rx.arrived = stream_arrived;
+	b->rx.consumer = b;
+	vb_stream_reset(&b->tx, &b->rx);   /* the reset outputs reach what machine.c wired to the streams */
 }
 
 /* Soft reset: the whole core, both channels, once in-flight transactions end. */
@@ -373,10 +374,11 @@ void vb_dma_step(vb_board *b, uint64_t t)
 	next_event_scan(b);   /* asked for next, found while this step's state is at hand */
 }
 
-/* Stream data reached the S2MM input (stream.c calls this hook): a waiting
- * channel wakes. */
-static void stream_arrived(vb_board *b, uint64_t t)
+/* Stream data reached the S2MM input (the rx link's producer calls this hook):
+ * a waiting channel wakes. */
+static void stream_arrived(void *consumer, uint64_t t)
 {
+	vb_board *b = consumer;
 	struct vb_chan *c = &b->ch[VB_S2MM];
 	b->dma_next_valid = false;
 	if (c->phase == PH_STREAM_WAIT && (c->t_next == VB_NO_TIME || c->t_next > t))
