@@ -340,6 +340,32 @@ def test_allowed_knots_are_still_knots():
     assert not gone, f"C_KNOTS_ELSEWHERE names edges that no longer exist: {gone}"
 
 
+# Blocks that own their state: they see neither the board's composition (internal.h) nor its API (vboard.h), so
+# nothing of the board can reach them but what machine.c hands them.
+C_OWN_STATE = ("vboard/base/", "vboard/bus/", "vboard/pl/csm", "vboard/pl/gpio", "vboard/pl/dac", "vboard/pl/adc",
+               "vboard/pl/trace")
+
+
+def _c_board_includes(texts):
+    bad = []
+    for path, text in sorted(texts.items()):
+        mod = _c_module(path)
+        sees = {"internal.h", "vboard.h"} & set(re.findall(r'#\s*include\s*"([^"]+)"', text))
+        if sees and mod.startswith(C_OWN_STATE):
+            bad.append(f"{path} includes {', '.join(sorted(sees))}")
+        if "internal.h" in sees and mod == "vboard/dma/stream":
+            bad.append(f"{path} includes internal.h")
+    return bad
+
+
+def test_blocks_that_own_their_state_never_see_the_board():
+    texts = _csrc_texts()
+    assert not _c_board_includes(texts), _c_board_includes(texts)
+    planted = dict(texts)
+    planted["vboard/pl/dac.c"] = '#include "internal.h"\n' + planted["vboard/pl/dac.c"]
+    assert _c_board_includes(planted) == ["vboard/pl/dac.c includes internal.h"]
+
+
 def test_csrc_check_catches_a_planted_upward_call_and_circle():
     texts = _csrc_texts()
     assert not _c_violations(texts, C_KNOTS_ELSEWHERE)
