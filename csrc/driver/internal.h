@@ -20,22 +20,6 @@ static inline bool sg_range_fits(const struct sg_chan *c, uint64_t addr, uint64_
 	return len && addr <= top && len - 1u <= top - addr;
 }
 
-/* Fill err (when given) with a failure that carries no register snapshot; returns code. */
-static inline enum sg_status sg_error_fill(struct sg_error *err, enum sg_status code, enum sg_dir dir,
-					  uint32_t bd_index, uint64_t value, uint64_t limit)
-{
-	if (err) {
-		err->code = code;
-		err->dir = dir;
-		err->bd_index = bd_index;
-		err->value = value;
-		err->limit = limit;
-		err->has_snapshot = false;
-		err->what = 0;
-	}
-	return code;
-}
-
 /* Ring index of the BD at device address dev, SG_NO_INDEX when it is no BD of the
  * ring (the channel's error snapshot and the ring's tail check both ask). */
 static inline uint32_t sg_ring_bd_index(const struct sg_ring *r, uint64_t dev)
