@@ -43,14 +43,7 @@ static void wr(struct sg_platform *pl, uint64_t a, uint32_t v) { pl->ops->write3
 
 static enum sg_status fail(struct sg_error *err, enum sg_status code, uint64_t value, uint64_t limit)
 {
-	err->code = code;
-	err->dir = SG_MM2S;
-	err->bd_index = SG_NO_INDEX;
-	err->value = value;
-	err->limit = limit;
-	err->has_snapshot = false;
-	err->what = 0;
-	return code;
+	return sg_error_fill(err, code, SG_MM2S, SG_NO_INDEX, value, limit);
 }
 
 static enum sg_status build_ring(struct sg_ring *r, struct sg_chan *c, const struct s0_bench *b,
