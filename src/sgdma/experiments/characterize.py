@@ -69,6 +69,7 @@ class Setup:
     timing_only: bool = True
     port: str | None = None        # a PS port of the board's [port.*] list (None: the preset's [ic])
     cpu_load: CpuLoad | None = None  # background CPU load on the trials' boards (any form CpuLoad.of takes)
+    options: tuple = ()            # (key, value) preset overrides of the trials' boards (a relaxed replay's)
 
     def __post_init__(self):
         if not isinstance(self.cpu_load, (CpuLoad, type(None))):   # one canonical form: equal loads, equal setups
@@ -142,7 +143,8 @@ class Bench:
         self.setup = setup
         try:
             self.board = VirtualBoard(setup.board, seed=setup.seed, timing_only=setup.timing_only,
-                                      include_sg=setup.mode == "sg", port=setup.port, cpu_load=setup.cpu_load)
+                                      include_sg=setup.mode == "sg", port=setup.port, cpu_load=setup.cpu_load,
+                                      options=dict(setup.options) or None)
         except ValueError as e:
             raise SweepError(str(e)) from None
         self.dma = AxiDma(self.board)

@@ -28,6 +28,7 @@ class View:
     tables: list[tuple[str, list[str], list[list]]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     ok: bool | None = None            # verdict colour of the headline (None: no verdict)
+    tables_first: bool = False        # the tables are the answer (validate): before the figures
 
 
 def fmt(v) -> str:
@@ -66,7 +67,7 @@ def html_page(v: View, record: dict, embed_record: bool = True) -> str:
                     f"<b{' class=long' if len(fmt(f.value)) > 30 else ''}>{e(fmt(f.value))}</b> {e(f.unit)}<div class='d'>{e(f.definition)}</div></div>"
                     for f in v.facts)
     figs, specs = [], []
-    pairs = [f for f in v.figures if len(f.rows) == 1 and not f.x_log and f.key.endswith("_hist")]
+    pairs = [f for f in v.figures if f.half]
     for f in v.figures:
         div = (f"<div class='fig'><div id='fig-{e(f.key)}' class='plot'></div>"
                f"<div class='cap'>{e(f.caption)}</div></div>")
@@ -94,7 +95,7 @@ def html_page(v: View, record: dict, embed_record: bool = True) -> str:
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>{e(v.title)}</title>
 <style>{_CSS}</style><script>{get_plotlyjs()}</script></head><body><main>
 <h1>{e(v.title)}</h1><div class="verdict {cls}">{head}</div><div class="facts">{facts}</div>
-{''.join(body)}{tables}<div class="notes">{notes}<p>Generated from the result record (kind {e(str(record.get('kind')))},
+{tables if v.tables_first else ''}{''.join(body)}{'' if v.tables_first else tables}<div class="notes">{notes}<p>Generated from the result record (kind {e(str(record.get('kind')))},
 version {e(str(record.get('version')))}); rebuild with <code>sgdma report RESULT.json</code>.</p></div>
 </main>{rec}<script>
 window.sgdmaPlots = 0;

@@ -1,0 +1,119 @@
+"""Capture: is the asked rate sustained, the highest sustained rate (bisected on the model), and what
+binds there.  At the lowest failing rate of the bisection the run is replayed with each resource relaxed
+in turn: the consumer CPU (every host-path cost item free), the PL FIFO (16x deeper) and DDR refresh
+(off).  The first relaxation that sustains that rate names the binding resource; if none does, the DMA
+side (S2MM engine, port, DRAM bandwidth) binds.  The highest rate with the binding resource relaxed is
+bisected too: what relaxing it would buy."""
+from __future__ import annotations
+
+from sgdma.capture.session import run_capture
+from sgdma.capture.sweep import find_max_rate, trial_seconds
+from sgdma.models.cpu import COST_UNITS, MAX_COST_MBPS, coherent_port
+
+FIFO_RELAX = 16
+
+#: every host-path cost item at its cheapest legal value: software takes no time
+FREE_CPU = {k: (MAX_COST_MBPS if u == "MB/s" else 0.0) for k, u in COST_UNITS.items()
+            if u in ("MB/s", "ns")}
+
+RESOURCES = {
+    "CPU": "the consumer CPU (interrupts, system calls, cache maintenance, copies, the consumer)",
+    "PL FIFO": "the PL FIFO between the ADC and the DMA (it must cover the gaps while no buffer is armed)",
+    "DDR refresh": "DDR refresh windows stopping the DMA's writes",
+    "DMA": "the DMA side: S2MM engine, interconnect port and DRAM bandwidth (no relaxation above lifted it)",
+    "stream": "the S2MM stream's width x clock: the ADC cannot offer more",
+}
+
+
+def _relaxed(opts: dict, what: str) -> dict:
+    """The run's keyword arguments with one resource relaxed."""
+    o = dict(opts)
+    if what == "CPU":
+        o["cpu_costs"] = {**(opts.get("cpu_costs") or {}), **FREE_CPU}
+    elif what == "PL FIFO":
+        o["fifo_bytes"] = opts["fifo_bytes"] * FIFO_RELAX
+    elif what == "DDR refresh":
+        options = {"dram.trefi_ns": 0.0}
+        line = (opts.get("cpu_costs") or {}).get("cmo_line_ns")
+        if line is not None:
+            options["cpu.cache_line_ns"] = float(line)
+        if opts.get("dma_mode") == "simple":
+            options["dma.include_sg"] = 0.0
+        o["board_options"] = options
+    return o
+
+
+def _board(opts: dict):
+    """A preset name, or a fresh board with the relaxed options (each run starts on a new board)."""
+    if "board_options" not in opts:
+        return opts["board"]
+    from sgdma.board.virtual import VirtualBoard
+
+    port = coherent_port(opts["board"]) if opts.get("cache") == "coherent" else None
+    return VirtualBoard(opts["board"], seed=opts.get("seed", 0), port=port, options=opts["board_options"])
+
+
+def _sustains(opts: dict, rate: float) -> dict:
+    secs = opts.get("seconds") or trial_seconds(rate, opts["sample_bytes"], opts["buffer_bytes"], opts["buffers"])
+    r = run_capture(_board(opts), rate, opts["sample_bytes"], opts["buffer_bytes"], opts["buffers"],
+                    api=opts["api"], cache=opts["cache"], mode=opts["mode"], consumer_rate=opts.get("consumer_rate"),
+                    seconds=secs if opts["mode"] == "continuous" else opts.get("seconds"),
+                    fifo_bytes=opts["fifo_bytes"], seed=opts.get("seed", 0), verify=False, stop_on_overflow=True,
+                    consumer=opts.get("consumer", "none"), cpu_costs=opts.get("cpu_costs"),
+                    dma_mode=opts.get("dma_mode", "sg"))
+    return {"ok": bool(r["sustained"] and r["keeping_up"]), "overflows": r["overflows"], "cpu_load": r["cpu_load"],
+            "cpu_by_kind_ns": r["cpu"]["by_kind_ns"], "buffers": r["buffers_delivered"]}
+
+
+def _max_rate(opts: dict, rel_tol: float) -> dict:
+    kw = {k: v for k, v in opts.items() if k in ("sample_bytes", "buffer_bytes", "buffers", "api", "cache", "mode",
+                                                  "consumer_rate", "seconds", "fifo_bytes", "seed", "consumer",
+                                                  "cpu_costs", "dma_mode")}
+    return find_max_rate(opts["board"], rel_tol=rel_tol, **kw)
+
+
+def _lifted(opts: dict, start: float, top: float, rel_tol: float) -> float:
+    """Highest rate sustained with a resource relaxed, bisected up from ``start`` (sustained) to ``top``."""
+    lo, hi = start, min(top, start * 2)
+    while _sustains(opts, hi)["ok"]:
+        if hi >= top:
+            return hi
+        lo, hi = hi, min(top, hi * 2)
+    while hi / lo > 1 + rel_tol:
+        mid = (lo * hi) ** 0.5
+        if _sustains(opts, mid)["ok"]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def analyse(opts: dict, rate: float, rel_tol: float = 0.02) -> dict:
+    """``opts``: run_capture's keyword arguments (board, sample_bytes, buffer_bytes, buffers, api, cache, mode,
+    consumer_rate, seconds, fifo_bytes, seed, consumer, cpu_costs, dma_mode); ``rate``: the asked rate."""
+    m = _max_rate(opts, rel_tol)
+    best, failing = m["bracket_sps"]
+    out = {"asked_sps": rate, "max_rate_sps": best, "max_mbps": m["max_mbps"], "margin": best / rate,
+           "failing_sps": failing if m["limit"] != "stream" else None, "trials": m["trials"],
+           "resolution": failing / best - 1 if best else None, "stream_limit_sps": m["stream_limit_sps"],
+           "replays": {}}
+    at_best = _sustains(opts, best)
+    out["cpu_at_max"] = {"load": at_best["cpu_load"], "by_kind_ns": at_best["cpu_by_kind_ns"],
+                         "buffers": at_best["buffers"]}
+    if m["limit"] == "stream":
+        out["binding"] = "stream"
+    else:
+        out["binding"] = "DMA"
+        for what in ("CPU", "PL FIFO", "DDR refresh"):
+            r = _sustains(_relaxed(opts, what), failing)
+            out["replays"][what] = {"ok": r["ok"], "overflows": r["overflows"]}
+            if r["ok"] and out["binding"] == "DMA":
+                out["binding"] = what
+        if out["binding"] != "DMA":
+            relaxed = _relaxed(opts, out["binding"])
+            lifted = _lifted(relaxed, failing, m["stream_limit_sps"], rel_tol)
+            out["relaxed"] = {"resource": out["binding"], "max_rate_sps": lifted,
+                              "max_mbps": lifted * opts["sample_bytes"] / 1e6,
+                              "at_asked": _sustains(relaxed, rate)["ok"]}
+    out["why"] = RESOURCES[out["binding"]]
+    return out
