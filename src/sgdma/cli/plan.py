@@ -48,7 +48,8 @@ def _report(p, gate_time, bytes_per_gate, board, fifo_depth, seed, cpu_load, jso
     click.echo(f"  recommended: {p.recommended_bytes_per_bd} bytes per BD ({p.recommended_gates_per_bd} gate(s) "
                f"per BD), rings of {p.recommended_ring_bds or '-'} BDs")
     click.echo(f"  why: {p.reason}")
-    rec = {"kind": "plan", "version": 1, "title": f"sgdma plan on {p.board}", **p.as_dict()}
+    rec = {"kind": "plan", "version": 1, "title": f"sgdma plan on {p.board}", "gate_time_ns": float(gate_time),
+           "bytes_per_gate": bytes_per_gate, "fifo_depth": fifo_depth, "seed": seed, **p.as_dict()}
     if with_map:
         t = float(gate_time)
         rec["map"] = pl.feasibility_map([t * 2.0 ** k for k in range(-3, 4)],

@@ -142,6 +142,9 @@ def to_plotly(fig: Figure) -> dict:
            if fig.x_ticks else {}),
         "paper_bgcolor": "white", "plot_bgcolor": "#fafafa",
     })
+    if fig.x_ticks:                       # long category names are drawn slanted under the axis
+        longest = max(len(str(t)) for t in fig.x_ticks)
+        layout["margin"]["b"] = int(min(220, 50 + 4.5 * longest)) if longest > 6 else 50
     if fig.half and n == 1 and sum(1 for r in fig.rows for t in r.traces if t.name) > 1:
         # half width: the legend under the x axis title, so the plot keeps its width
         layout["legend"] = {"orientation": "h", "y": -0.25, "yanchor": "top", "x": 0, "font": {"size": 10}}

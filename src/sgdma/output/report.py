@@ -76,6 +76,18 @@ def write(rec: dict, out_dir: str | Path, static: bool = True) -> dict:
     return files
 
 
+def write_compare(a: dict, b: dict, out_dir: str | Path, name_a: str = "A", name_b: str = "B") -> str:
+    """compare.html: two records of one kind side by side (sgdma.output.compare); returns its path."""
+    from sgdma.output.compare import view as compare_view
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "compare.html"
+    path.write_text(html_page(compare_view(a, b, name_a, name_b), {"kind": f"{a['kind']} (two records)",
+                                                                  "version": a["version"]}, embed_record=False))
+    return str(path)
+
+
 class Report:
     """A record with a notebook face: `Report(rec)` in Jupyter shows the same page inline."""
 
