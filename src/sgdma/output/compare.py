@@ -52,10 +52,8 @@ def _setup(rec: dict) -> dict:
     return out
 
 
-def view(a: dict, b: dict, name_a: str = "A", name_b: str = "B") -> View:
-    from sgdma.output.report import view_of
-
-    va, vb = view_of(a), view_of(b)
+def view(a: dict, b: dict, va: View, vb: View, name_a: str = "A", name_b: str = "B") -> View:
+    """``va``, ``vb``: the two records' own views (sgdma.output.report.view_of)."""
     sa, sb = _setup(a), _setup(b)
     changed = [(k, sa.get(k), sb.get(k)) for k in sorted(set(sa) | set(sb)) if sa.get(k) != sb.get(k)]
     fa = {f.name: f for f in va.facts}

@@ -83,7 +83,7 @@ def write_compare(a: dict, b: dict, out_dir: str | Path, name_a: str = "A", name
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "compare.html"
-    path.write_text(html_page(compare_view(a, b, name_a, name_b), {"kind": f"{a['kind']} (two records)",
+    path.write_text(html_page(compare_view(a, b, view_of(a), view_of(b), name_a, name_b), {"kind": f"{a['kind']} (two records)",
                                                                   "version": a["version"]}, embed_record=False))
     return str(path)
 
