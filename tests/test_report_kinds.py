@@ -71,6 +71,17 @@ def test_capture_binding_is_what_the_model_says(out):
     assert shares["copy"] > 0 and lim["cpu_at_max"]["load"] > 0.9      # the CPU is busy where it binds
 
 
+def test_capture_timeline_stays_within_the_set_up(out):
+    tl = _rec(out, "capture")["limits"]["timeline"]
+    assert len(tl["t_ps"]) > 10 and tl["t_ps"] == sorted(tl["t_ps"])
+    assert max(tl["fifo_samples"]) * 4 <= 8192                           # the PL FIFO's 8 KiB (the capture default)
+    assert all(0 <= a + h <= 16 for a, h in zip(tl["dma_armed"], tl["app_held"]))
+    busy = tl["cpu_busy_ns"]
+    assert busy == sorted(busy) and busy[-1] <= tl["t_ps"][-1] / 1e3    # never busier than the time elapsed
+    # the i-th hand-off needs i + 1 buffers completed by the DMA
+    assert tl["every"] == 1 and all(b >= 4096 * (i + 1) for i, b in enumerate(tl["dma_bytes"]))
+
+
 def test_characterize_regimes_and_every_record(out):
     rec = _rec(out, "characterize")
     pts = rec["regimes"]["points"]

@@ -120,7 +120,7 @@ def _limits(res: dict, rate: float, costs: dict | None) -> dict:
     keys = ("board", "sample_bytes", "buffer_bytes", "buffers", "api", "cache", "mode", "consumer_rate", "fifo_bytes",
             "seed", "consumer", "dma_mode")
     opts = {k: res[k] for k in keys} | {"seconds": None, "cpu_costs": costs}
-    return analyse(opts, rate)
+    return analyse(opts, rate, res.get("simulated_s"))
 
 
 def _write_report(out_dir, rec: dict) -> None:

@@ -4,6 +4,8 @@ binds there (from the record's "limits", computed by sgdma.experiments.limits.ca
 it gives."""
 from __future__ import annotations
 
+import numpy as np
+
 from sgdma.output.figure import PALETTE, Figure, Row, Trace
 from sgdma.output.view import Fact, View
 
@@ -82,6 +84,8 @@ def _run(rec: dict) -> View:
                        "of virtual time"),
                   Fact("PL FIFO", rec["fifo_bytes"], "bytes", "between the ADC and the DMA")]
     figs, tables = [], []
+    if lim.get("timeline") and len(lim["timeline"]["t_ps"]) > 1:
+        figs.append(_timeline(lim["timeline"], rec["sample_bytes"]))
     if lim.get("cpu_at_max"):
         items = _cpu_items(lim["cpu_at_max"]["by_kind_ns"])
         figs.append(Figure("cpu_breakdown", "Where the consumer CPU's time goes at the highest sustained rate",
@@ -117,8 +121,32 @@ def _run(rec: dict) -> View:
                                                           color=PALETTE[1])])]))
     title = rec.get("title", f"sgdma capture on {rec['board']}")
     return View(title=title, headline=lines, ok=ok, facts=facts, figures=figs, tables=tables,
-                notes=["Not shown: a timeline of FIFO fill, buffers held and CPU busy (the capture run does not "
-                       "record time series yet)."])
+                notes=["Timeline: sampled each time a buffer reaches the application (a replay of this run)."])
+
+
+def _timeline(tl: dict, sample_bytes: int) -> Figure:
+    """FIFO fill, buffers at the DMA and at the application, CPU busy and DMA write bandwidth over the run."""
+    t = np.array(tl["t_ps"], dtype=float) / 1e6                          # us
+    dt = np.diff(t)
+    busy = np.diff(np.array(tl["cpu_busy_ns"], dtype=float)) / 1e3      # us busy per interval
+    wrote = np.diff(np.array(tl["dma_bytes"], dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        busy_pct = np.where(dt > 0, 100 * busy / dt, np.nan)
+        mbps = np.where(dt > 0, wrote / dt, np.nan)                     # bytes/us = MB/s
+    fifo = np.array(tl["fifo_samples"], dtype=float) * sample_bytes
+    every = f" (every {tl['every']}th hand-off)" if tl.get("every", 1) > 1 else ""
+    return Figure("timeline", f"The run over time at {_ms(tl['rate_sps'])}",
+                  "Sampled each time a buffer reaches the application" + every + ". Top: bytes waiting in the PL "
+                  "FIFO (its size dashed). Second: buffers armed at the DMA and buffers completed but not yet "
+                  "returned by the application. Third: share of the consumer CPU busy between samples (%). Bottom: "
+                  "bytes the DMA wrote to DDR per time between samples (MB/s).", "time (us)",
+                  [Row("FIFO (bytes)", [Trace("step", t, fifo, name="PL FIFO fill", color=PALETTE[0]),
+                                        Trace("line", [t[0], t[-1]], [tl["fifo_bytes"]] * 2, name="FIFO size",
+                                              color="#555555", dash=True)]),
+                   Row("buffers", [Trace("step", t, tl["dma_armed"], name="armed at the DMA", color=PALETTE[2]),
+                                   Trace("step", t, tl["app_held"], name="at the application", color=PALETTE[3])]),
+                   Row("CPU busy (%)", [Trace("step", t[1:], busy_pct, name="CPU busy", color=PALETTE[1])], 0.8),
+                   Row("DMA (MB/s)", [Trace("step", t[1:], mbps, name="DMA writes", color=PALETTE[4])], 0.8)])
 
 
 def _horizontal(fig: Figure) -> None:

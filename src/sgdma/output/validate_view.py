@@ -13,10 +13,10 @@ def view(rec: dict) -> View:
     lines = [f"{'All' if ok else len(checks) - len(bad)} of {len(checks)} published figures within their bands"
              + ("." if ok else f"; out of band: {', '.join(c['figure'] for c in bad)}.")]
     ratios = [c for c in checks if c.get("published")]
-    if ratios:
-        worst = max(ratios, key=lambda c: abs((c["ratio"] or 1) - 1))
-        lines.append(f"Largest departure: {worst['figure']}, model {fmt(worst['model'])} against published "
-                     f"{fmt(worst['published'])} {worst.get('unit', '')} (ratio {worst['ratio']:.3f}).")
+    for c in bad:
+        unit = f" {c['unit']}" if c.get("unit") else ""
+        lines.append(f"{c['figure']}: model {fmt(c['model'])} against published {fmt(c['published'])}{unit}, "
+                     f"band {c['band']}" + (f" ({c['note']})" if c.get("note") else "") + ".")
     lines.append(f"Model runs: S0 sweep at {rec.get('trials')} trials per point, seed {rec.get('seed')}.")
     figs = []
     if ratios:
@@ -35,7 +35,7 @@ def view(rec: dict) -> View:
              [[c["figure"], fmt(c["published"]), fmt(c["model"]), c.get("unit", ""),
                "" if not c.get("published") else f"{c['ratio']:.3f}", c["band"], "pass" if c["ok"] else "FAIL",
                c.get("note", "")] for c in checks])
-    facts = [Fact("figures", len(checks), "", "public figures checked (docs/calibration)"),
+    facts = [Fact("figures", len(checks), "", "public figures checked (the calibration sources)"),
              Fact("out of band", len(bad), "", "figures whose model value is outside the band")]
     return View(title="sgdma validate: the model against public figures", headline=lines, ok=ok, facts=facts,
                 figures=figs, tables=[table], tables_first=True)

@@ -52,7 +52,8 @@ h1{font-size:20px;margin:4px 0 10px}h2{font-size:16px;margin:22px 0 6px}
 .fig{background:#fff;border-radius:4px;padding:6px;margin:10px 0}.fig .cap{font-size:12.5px;color:#444;margin:4px 8px}
 .row2{display:grid;grid-template-columns:1fr 1fr;gap:10px}@media(max-width:900px){.row2{grid-template-columns:1fr}}
 table{border-collapse:collapse;background:#fff;width:100%;font-size:12.5px;table-layout:auto}
-th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+.tbl{overflow-x:auto}
 th{background:#eef}.notes{color:#555;font-size:12px}
 """
 
@@ -84,8 +85,8 @@ def html_page(v: View, record: dict, embed_record: bool = True) -> str:
             body.append(div)
             k += 1
     tables = "".join(
-        f"<h2>{e(t)}</h2><table><tr>{''.join(f'<th>{e(h)}</th>' for h in hdr)}</tr>"
-        + "".join("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in r) + "</tr>" for r in rows) + "</table>"
+        f"<h2>{e(t)}</h2><div class='tbl'><table><tr>{''.join(f'<th>{e(h)}</th>' for h in hdr)}</tr>"
+        + "".join("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in r) + "</tr>" for r in rows) + "</table></div>"
         for t, hdr, rows in v.tables)
     notes = "".join(f"<p>{e(n)}</p>" for n in v.notes)
     data = json.dumps(specs).replace("</", "<\\/")

@@ -88,9 +88,10 @@ def _lifted(opts: dict, start: float, top: float, rel_tol: float) -> float:
     return lo
 
 
-def analyse(opts: dict, rate: float, rel_tol: float = 0.02) -> dict:
+def analyse(opts: dict, rate: float, run_seconds: float | None = None, rel_tol: float = 0.02) -> dict:
     """``opts``: run_capture's keyword arguments (board, sample_bytes, buffer_bytes, buffers, api, cache, mode,
-    consumer_rate, seconds, fifo_bytes, seed, consumer, cpu_costs, dma_mode); ``rate``: the asked rate."""
+    consumer_rate, seconds, fifo_bytes, seed, consumer, cpu_costs, dma_mode); ``rate``: the asked rate;
+    ``run_seconds``: the length of the asked run, replayed for the timeline (default: run_capture's)."""
     m = _max_rate(opts, rel_tol)
     best, failing = m["bracket_sps"]
     out = {"asked_sps": rate, "max_rate_sps": best, "max_mbps": m["max_mbps"], "margin": best / rate,
@@ -116,4 +117,21 @@ def analyse(opts: dict, rate: float, rel_tol: float = 0.02) -> dict:
                               "max_mbps": lifted * opts["sample_bytes"] / 1e6,
                               "at_asked": _sustains(relaxed, rate)["ok"]}
     out["why"] = RESOURCES[out["binding"]]
+    out["timeline"] = timeline({**opts, "seconds": run_seconds or opts.get("seconds")}, rate)
     return out
+
+
+TIMELINE_POINTS = 2000       # samples kept (every k-th hand-off of a longer run)
+
+
+def timeline(opts: dict, rate: float) -> dict:
+    """The run at ``rate`` replayed with its per-hand-off samples (run_capture's timeline), thinned."""
+    r = run_capture(_board(opts), rate, opts["sample_bytes"], opts["buffer_bytes"], opts["buffers"], api=opts["api"],
+                    cache=opts["cache"], mode=opts["mode"], consumer_rate=opts.get("consumer_rate"),
+                    seconds=opts.get("seconds"), fifo_bytes=opts["fifo_bytes"], seed=opts.get("seed", 0),
+                    verify=False, consumer=opts.get("consumer", "none"), cpu_costs=opts.get("cpu_costs"),
+                    dma_mode=opts.get("dma_mode", "sg"), timeline=True)
+    tl = r["timeline"]
+    k = max(1, -(-len(tl["t_ps"]) // TIMELINE_POINTS))
+    return {key: v[::k] for key, v in tl.items()} | {"rate_sps": rate, "every": k, "fifo_bytes": opts["fifo_bytes"],
+                                                     "buffers": opts["buffers"]}
