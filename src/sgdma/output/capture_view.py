@@ -54,8 +54,9 @@ def verdict_lines(rec: dict) -> tuple[list[str], bool | None]:
     lines.append(binds + ".")
     if lim.get("relaxed"):
         r = lim["relaxed"]
+        also = "".join(f"; with {k} relaxed instead, {_ms(v)}" for k, v in (r.get("others") or {}).items())
         lines.append(f"With the {r['resource']} relaxed the same set-up sustains {_ms(r['max_rate_sps'])} "
-                     f"({r['max_mbps']:.1f} MB/s).")
+                     f"({r['max_mbps']:.1f} MB/s){also}.")
     return lines, ok
 
 

@@ -1,9 +1,9 @@
 """Capture: is the asked rate sustained, the highest sustained rate (bisected on the model), and what
 binds there.  At the lowest failing rate of the bisection the run is replayed with each resource relaxed
 in turn: the consumer CPU (every host-path cost item free), the PL FIFO (16x deeper) and DDR refresh
-(off).  The first relaxation that sustains that rate names the binding resource; if none does, the DMA
-side (S2MM engine, port, DRAM bandwidth) binds.  The highest rate with the binding resource relaxed is
-bisected too: what relaxing it would buy."""
+(off).  For each relaxation that sustains that rate, the highest rate it reaches is bisected; the one that
+reaches furthest names the binding resource (what relaxing it would buy is kept).  If none sustains it,
+the DMA side (S2MM engine, port, DRAM bandwidth) binds."""
 from __future__ import annotations
 
 from sgdma.capture.session import run_capture
@@ -105,17 +105,20 @@ def analyse(opts: dict, rate: float, run_seconds: float | None = None, rel_tol: 
         out["binding"] = "stream"
     else:
         out["binding"] = "DMA"
+        lifted = {}
         for what in ("CPU", "PL FIFO", "DDR refresh"):
             r = _sustains(_relaxed(opts, what), failing)
             out["replays"][what] = {"ok": r["ok"], "overflows": r["overflows"]}
-            if r["ok"] and out["binding"] == "DMA":
-                out["binding"] = what
-        if out["binding"] != "DMA":
+            if r["ok"]:                       # it lifts the limit: how far?
+                lifted[what] = _lifted(_relaxed(opts, what), failing, m["stream_limit_sps"], rel_tol)
+        if lifted:
+            # several may lift it (refresh stalls are what a deeper FIFO rides out): the one that goes furthest binds
+            out["binding"] = max(lifted, key=lifted.get)
             relaxed = _relaxed(opts, out["binding"])
-            lifted = _lifted(relaxed, failing, m["stream_limit_sps"], rel_tol)
-            out["relaxed"] = {"resource": out["binding"], "max_rate_sps": lifted,
-                              "max_mbps": lifted * opts["sample_bytes"] / 1e6,
-                              "at_asked": _sustains(relaxed, rate)["ok"]}
+            out["relaxed"] = {"resource": out["binding"], "max_rate_sps": lifted[out["binding"]],
+                              "max_mbps": lifted[out["binding"]] * opts["sample_bytes"] / 1e6,
+                              "at_asked": _sustains(relaxed, rate)["ok"],
+                              "others": {k: v for k, v in lifted.items() if k != out["binding"]}}
     out["why"] = RESOURCES[out["binding"]]
     out["timeline"] = timeline({**opts, "seconds": run_seconds or opts.get("seconds")}, rate)
     return out
