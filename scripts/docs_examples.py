@@ -23,8 +23,13 @@ EXAMPLES = {
 }
 
 
+# the compare view's example: the capture example beside the same capture with zero-copy 16 KiB buffers
+COMPARE_WITH = ["capture", "--rate", "40e6", "--buffer-size", "16KiB", "--seconds", "2ms"]
+
+
 def run(out_dir: Path, names=None) -> dict[str, Path]:
-    """Run the examples (in this process) into out_dir/<name>/; returns name -> report.html.  A command's
+    """Run the examples (in this process) into out_dir/<name>/; returns name -> report.html (and "compare" ->
+    the compare view of the capture example and a zero-copy capture).  A command's
     negative verdict (exit 1: validate with a figure out of band) still wrote its report; any other exit
     is an error."""
     from click.testing import CliRunner
@@ -40,4 +45,13 @@ def run(out_dir: Path, names=None) -> dict[str, Path]:
             raise RuntimeError(f"example {name} (sgdma {' '.join(argv)}) failed, exit {res.exit_code}:\n"
                                f"{res.output}")
         out[name] = target / "report.html"
+    if "capture" in out:
+        other = Path(out_dir) / "capture-zerocopy"
+        res = CliRunner().invoke(main, [*COMPARE_WITH, "--out", str(other)], catch_exceptions=False)
+        cmp = CliRunner().invoke(main, ["report", str(Path(out_dir) / "capture" / "result.json"),
+                                        str(other / "result.json"), "--out", str(Path(out_dir) / "compare")],
+                                 catch_exceptions=False)
+        if res.exit_code or cmp.exit_code:
+            raise RuntimeError(f"the compare example failed:\n{res.output}\n{cmp.output}")
+        out["compare"] = Path(out_dir) / "compare" / "compare.html"
     return out

@@ -19,13 +19,15 @@ _tmp = None
 def on_files(files, config):
     global _tmp
     given = os.environ.get("SGDMA_DOCS_EXAMPLES")
-    if given and all((Path(given) / n / "report.html").exists() for n in docs_examples.EXAMPLES):
+    if given and all((Path(given) / n / "report.html").exists() for n in docs_examples.EXAMPLES) and \
+            (Path(given) / "compare" / "compare.html").exists():
         reports = {n: Path(given) / n / "report.html" for n in docs_examples.EXAMPLES}
+        reports["compare"] = Path(given) / "compare" / "compare.html"
     else:
         _tmp = tempfile.TemporaryDirectory(prefix="sgdma-docs-")
         reports = docs_examples.run(Path(given or _tmp.name))
     for name, path in reports.items():
-        files.append(File.generated(config, f"examples/{name}/report.html", abs_src_path=str(path)))
+        files.append(File.generated(config, f"examples/{name}/{path.name}", abs_src_path=str(path)))
     return files
 
 

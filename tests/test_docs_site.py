@@ -55,6 +55,7 @@ def test_site_has_every_page_options_api_and_examples(built):
     for name in docs_examples.EXAMPLES:
         assert (site / "examples" / name / "report.html").stat().st_size > 100_000, name
         assert (ROOT / "docs" / "screenshots" / f"{name}.png").exists(), name
+    assert "What moved" in (site / "examples" / "compare" / "compare.html").read_text()
 
 
 def test_a_broken_link_fails_the_build(built, tmp_path):

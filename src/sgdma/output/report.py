@@ -84,7 +84,8 @@ def write_compare(a: dict, b: dict, out_dir: str | Path, name_a: str = "A", name
     out.mkdir(parents=True, exist_ok=True)
     path = out / "compare.html"
     path.write_text(html_page(compare_view(a, b, view_of(a), view_of(b), name_a, name_b), {"kind": f"{a['kind']} (two records)",
-                                                                  "version": a["version"]}, embed_record=False))
+                                                                  "version": a["version"]}, embed_record=False,
+                              rebuild="sgdma report A.json B.json"))
     return str(path)
 
 

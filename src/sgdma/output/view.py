@@ -58,7 +58,7 @@ th{background:#eef}.notes{color:#555;font-size:12px}
 """
 
 
-def html_page(v: View, record: dict, embed_record: bool = True) -> str:
+def html_page(v: View, record: dict, embed_record: bool = True, rebuild: str = "sgdma report RESULT.json") -> str:
     from plotly.offline import get_plotlyjs
 
     e = html.escape
@@ -97,7 +97,7 @@ def html_page(v: View, record: dict, embed_record: bool = True) -> str:
 <style>{_CSS}</style><script>{get_plotlyjs()}</script></head><body><main>
 <h1>{e(v.title)}</h1><div class="verdict {cls}">{head}</div><div class="facts">{facts}</div>
 {tables if v.tables_first else ''}{''.join(body)}{'' if v.tables_first else tables}<div class="notes">{notes}<p>Generated from the result record (kind {e(str(record.get('kind')))},
-version {e(str(record.get('version')))}); rebuild with <code>sgdma report RESULT.json</code>.</p></div>
+version {e(str(record.get('version')))}); rebuild with <code>{e(rebuild)}</code>.</p></div>
 </main>{rec}<script>
 window.sgdmaPlots = 0;
 for (const s of {data}) {{
