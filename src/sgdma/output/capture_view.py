@@ -189,8 +189,15 @@ def _sweep(rec: dict) -> View:
                "" if r.get("cpu_load") is None else f"{100 * r['cpu_load']:.0f}", r["limit"]] for r in rows])
     head = (f"Best sustained: {best['max_mbps']:.0f} MB/s with {best['api']}/{best['cache']} and "
             f"{best['buffer_bytes']} B buffers on {board}." if best else "No points.")
-    return View(title=rec.get("title", f"sgdma capture sweep on {board}"),
-                headline=[head, "Each point's limit: 'cpu' when the consumer CPU is >= 90 % busy at its highest "
-                          "rate, 'dma' otherwise, 'stream' at the stream's ceiling (run one point with --out for "
-                          "its binding resource from relaxed replays)."],
-                facts=facts, figures=figs, tables=[table])
+    lines = [head]
+    lim = rec.get("limits")
+    if lim:
+        lines.append(f"At that point {lim['binding']} binds — {lim['why']} (replays at {_ms(lim['failing_sps'] or 0)} "
+                     "with one resource relaxed)" + (f"; relaxed, it sustains {lim['relaxed']['max_mbps']:.0f} MB/s."
+                                                     if lim.get("relaxed") else "."))
+        facts.append(Fact("binding resource (best point)", lim["binding"], "", lim["why"]))
+    lines.append("Each point's 'limit' column: 'cpu' when the consumer CPU is >= 90 % busy at its highest rate, 'dma' "
+                 "otherwise, 'stream' at the stream's ceiling; one point run with --out gets its binding resource "
+                 "from relaxed replays.")
+    return View(title=rec.get("title", f"sgdma capture sweep on {board}"), headline=lines, facts=facts,
+                figures=figs, tables=[table])
