@@ -171,3 +171,22 @@ def test_every_kind_in_a_real_browser(out):
         assert r["scroll_width"] <= r["width"] == 1280, name
         assert r["verdict"]["visible"] and r["verdict"]["bottom"] <= 900, name       # on the first screen
         assert r["verdict"]["text"].startswith(VERDICT[name]), (name, r["verdict"]["text"])
+
+
+def test_capture_limits_replay_every_run_option():
+    """Interrupt coalescing is part of every trial: the bracket holds when replayed with it, and not without it."""
+    from sgdma.capture.session import run_capture
+    from sgdma.experiments.limits.capture import analyse
+
+    extra = dict(irq_threshold=16, irq_delay_ns=20_000.0)
+    opts = dict(board="zynq7000", sample_bytes=4, buffer_bytes=2048, buffers=32, api="zerocopy", cache="sync",
+                mode="continuous", consumer_rate=None, seconds=0.004, fifo_bytes=8192, seed=0, consumer="none",
+                cpu_costs=None, dma_mode="sg", **extra)
+    lim = analyse(opts, 5e6, run_seconds=0.001)
+
+    def ok(rate, **kw):
+        r = run_capture("zynq7000", rate, 4, 2048, 32, seconds=0.004, verify=False, stop_on_overflow=True, **kw)
+        return r["sustained"] and r["keeping_up"]
+
+    assert ok(lim["max_rate_sps"], **extra) and not ok(lim["failing_sps"], **extra)
+    assert not ok(lim["max_rate_sps"])          # one interrupt per buffer does not sustain it: the option counted

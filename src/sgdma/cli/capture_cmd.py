@@ -99,7 +99,7 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
             return
         res = capture_cli.cli_run(**opts, **run_extra)
         if out_dir:
-            res["limits"] = _limits(res, res["rate_sps"], costs)
+            res["limits"] = _limits(res, res["rate_sps"], costs, run_extra)
     except ValueError as e:
         raise click.UsageError(str(e))
     click.echo(f"capture on {board}: {float(rate):.4g} samples/s x {sample_bytes} B, {buffers} x "
@@ -115,13 +115,14 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
     exit_verdict(res["sustained"])
 
 
-def _limits(res: dict, rate: float, costs: dict | None) -> dict:
-    """Highest sustained rate, margin and binding resource: the model replayed (sgdma.experiments.limits)."""
+def _limits(res: dict, rate: float, costs: dict | None, extra: dict | None = None) -> dict:
+    """Highest sustained rate, margin and binding resource: the model replayed (sgdma.experiments.limits) with
+    every option of the run (``extra``: background CPU load, interrupt coalescing)."""
     from sgdma.experiments.limits.capture import analyse
 
     keys = ("board", "sample_bytes", "buffer_bytes", "buffers", "api", "cache", "mode", "consumer_rate", "fifo_bytes",
             "seed", "consumer", "dma_mode")
-    opts = {k: res[k] for k in keys} | {"seconds": None, "cpu_costs": costs}
+    opts = {k: res[k] for k in keys} | {"seconds": None, "cpu_costs": costs} | (extra or {})
     return analyse(opts, rate, res.get("simulated_s"))
 
 

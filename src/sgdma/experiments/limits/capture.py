@@ -6,8 +6,9 @@ reaches furthest names the binding resource (what relaxing it would buy is kept)
 the DMA side (S2MM engine, port, DRAM bandwidth) binds."""
 from __future__ import annotations
 
+from sgdma.capture.driver import CaptureError
 from sgdma.capture.session import run_capture
-from sgdma.capture.sweep import find_max_rate, trial_seconds
+from sgdma.capture.sweep import stream_limit_sps, trial_seconds
 from sgdma.models.cpu import COST_UNITS, MAX_COST_MBPS, coherent_port
 
 FIFO_RELAX = 16
@@ -50,58 +51,80 @@ def _board(opts: dict):
     from sgdma.board.virtual import VirtualBoard
 
     port = coherent_port(opts["board"]) if opts.get("cache") == "coherent" else None
-    return VirtualBoard(opts["board"], seed=opts.get("seed", 0), port=port, options=opts["board_options"])
+    return VirtualBoard(opts["board"], seed=opts.get("seed", 0), port=port, options=opts["board_options"],
+                        cpu_load=opts.get("cpu_load"))
+
+
+def _run(opts: dict, rate: float, **kw) -> dict:
+    """run_capture with every option of the user's run (a relaxed board carries the background load itself)."""
+    return run_capture(_board(opts), rate, opts["sample_bytes"], opts["buffer_bytes"], opts["buffers"],
+                       api=opts["api"], cache=opts["cache"], mode=opts["mode"], consumer_rate=opts.get("consumer_rate"),
+                       fifo_bytes=opts["fifo_bytes"], seed=opts.get("seed", 0), verify=False,
+                       consumer=opts.get("consumer", "none"), cpu_costs=opts.get("cpu_costs"),
+                       dma_mode=opts.get("dma_mode", "sg"), irq_threshold=opts.get("irq_threshold", 1),
+                       irq_delay_ns=opts.get("irq_delay_ns", 0.0),
+                       cpu_load=None if "board_options" in opts else opts.get("cpu_load"), **kw)
 
 
 def _sustains(opts: dict, rate: float) -> dict:
     secs = opts.get("seconds") or trial_seconds(rate, opts["sample_bytes"], opts["buffer_bytes"], opts["buffers"])
-    r = run_capture(_board(opts), rate, opts["sample_bytes"], opts["buffer_bytes"], opts["buffers"],
-                    api=opts["api"], cache=opts["cache"], mode=opts["mode"], consumer_rate=opts.get("consumer_rate"),
-                    seconds=secs if opts["mode"] == "continuous" else opts.get("seconds"),
-                    fifo_bytes=opts["fifo_bytes"], seed=opts.get("seed", 0), verify=False, stop_on_overflow=True,
-                    consumer=opts.get("consumer", "none"), cpu_costs=opts.get("cpu_costs"),
-                    dma_mode=opts.get("dma_mode", "sg"))
+    r = _run(opts, rate, seconds=secs if opts["mode"] == "continuous" else opts.get("seconds"),
+             stop_on_overflow=True)
     return {"ok": bool(r["sustained"] and r["keeping_up"]), "overflows": r["overflows"], "cpu_load": r["cpu_load"],
             "cpu_by_kind_ns": r["cpu"]["by_kind_ns"], "buffers": r["buffers_delivered"]}
 
 
-def _max_rate(opts: dict, rel_tol: float) -> dict:
-    kw = {k: v for k, v in opts.items() if k in ("sample_bytes", "buffer_bytes", "buffers", "api", "cache", "mode",
-                                                  "consumer_rate", "seconds", "fifo_bytes", "seed", "consumer",
-                                                  "cpu_costs", "dma_mode")}
-    return find_max_rate(opts["board"], rel_tol=rel_tol, **kw)
+def _bracket(opts: dict, start: float, top: float, rel_tol: float) -> tuple[float, float | None, int]:
+    """(highest sustained rate, lowest failing rate or None if the stream's top is sustained, trials): doubled or
+    halved from ``start`` until the ends disagree, then bisected geometrically to ``rel_tol``."""
+    trials = 0
 
+    def ok(rate: float) -> bool:
+        nonlocal trials
+        trials += 1
+        return _sustains(opts, rate)["ok"]
 
-def _lifted(opts: dict, start: float, top: float, rel_tol: float) -> float:
-    """Highest rate sustained with a resource relaxed, bisected up from ``start`` (sustained) to ``top``."""
-    lo, hi = start, min(top, start * 2)
-    while _sustains(opts, hi)["ok"]:
-        if hi >= top:
-            return hi
-        lo, hi = hi, min(top, hi * 2)
+    start = min(start, top)
+    if ok(start):
+        lo, hi = start, None
+        while lo < top:
+            r = min(top, lo * 2)
+            if not ok(r):
+                hi = r
+                break
+            lo = r
+        if hi is None:
+            return lo, None, trials
+    else:
+        hi, lo = start, start / 2
+        while not ok(lo):
+            hi, lo = lo, lo / 2
+            if lo < 1.0:
+                raise CaptureError(f"no sample rate above 1 sample/s is sustained with {opts['buffers']} x "
+                                   f"{opts['buffer_bytes']} B buffers ({opts['api']}, {opts['cache']})")
     while hi / lo > 1 + rel_tol:
         mid = (lo * hi) ** 0.5
-        if _sustains(opts, mid)["ok"]:
+        if ok(mid):
             lo = mid
         else:
             hi = mid
-    return lo
+    return lo, hi, trials
 
 
 def analyse(opts: dict, rate: float, run_seconds: float | None = None, rel_tol: float = 0.02) -> dict:
     """``opts``: run_capture's keyword arguments (board, sample_bytes, buffer_bytes, buffers, api, cache, mode,
-    consumer_rate, seconds, fifo_bytes, seed, consumer, cpu_costs, dma_mode); ``rate``: the asked rate;
+    consumer_rate, seconds, fifo_bytes, seed, consumer, cpu_costs, dma_mode, and optionally cpu_load,
+    irq_threshold, irq_delay_ns: every trial runs with them); ``rate``: the asked rate;
     ``run_seconds``: the length of the asked run, replayed for the timeline (default: run_capture's)."""
-    m = _max_rate(opts, rel_tol)
-    best, failing = m["bracket_sps"]
-    out = {"asked_sps": rate, "max_rate_sps": best, "max_mbps": m["max_mbps"], "margin": best / rate,
-           "failing_sps": failing if m["limit"] != "stream" else None, "trials": m["trials"],
-           "resolution": failing / best - 1 if best else None, "stream_limit_sps": m["stream_limit_sps"],
-           "replays": {}}
+    top = stream_limit_sps(opts["board"], opts["sample_bytes"])
+    best, failing, trials = _bracket(opts, rate, top, rel_tol)
+    out = {"asked_sps": rate, "max_rate_sps": best, "max_mbps": best * opts["sample_bytes"] / 1e6,
+           "margin": best / rate, "failing_sps": failing, "trials": trials,
+           "resolution": failing / best - 1 if failing else None, "stream_limit_sps": top, "replays": {}}
     at_best = _sustains(opts, best)
     out["cpu_at_max"] = {"load": at_best["cpu_load"], "by_kind_ns": at_best["cpu_by_kind_ns"],
                          "buffers": at_best["buffers"]}
-    if m["limit"] == "stream":
+    if failing is None:
         out["binding"] = "stream"
     else:
         out["binding"] = "DMA"
@@ -110,7 +133,7 @@ def analyse(opts: dict, rate: float, run_seconds: float | None = None, rel_tol: 
             r = _sustains(_relaxed(opts, what), failing)
             out["replays"][what] = {"ok": r["ok"], "overflows": r["overflows"]}
             if r["ok"]:                       # it lifts the limit: how far?
-                lifted[what] = _lifted(_relaxed(opts, what), failing, m["stream_limit_sps"], rel_tol)
+                lifted[what] = _bracket(_relaxed(opts, what), failing, top, rel_tol)[0]
         if lifted:
             # several may lift it (refresh stalls are what a deeper FIFO rides out): the one that goes furthest binds
             out["binding"] = max(lifted, key=lifted.get)
@@ -129,11 +152,7 @@ TIMELINE_POINTS = 2000       # samples kept (every k-th hand-off of a longer run
 
 def timeline(opts: dict, rate: float) -> dict:
     """The run at ``rate`` replayed with its per-hand-off samples (run_capture's timeline), thinned."""
-    r = run_capture(_board(opts), rate, opts["sample_bytes"], opts["buffer_bytes"], opts["buffers"], api=opts["api"],
-                    cache=opts["cache"], mode=opts["mode"], consumer_rate=opts.get("consumer_rate"),
-                    seconds=opts.get("seconds"), fifo_bytes=opts["fifo_bytes"], seed=opts.get("seed", 0),
-                    verify=False, consumer=opts.get("consumer", "none"), cpu_costs=opts.get("cpu_costs"),
-                    dma_mode=opts.get("dma_mode", "sg"), timeline=True)
+    r = _run(opts, rate, seconds=opts.get("seconds"), timeline=True)
     tl = r["timeline"]
     k = max(1, -(-len(tl["t_ps"]) // TIMELINE_POINTS))
     return {key: v[::k] for key, v in tl.items()} | {"rate_sps": rate, "every": k, "fifo_bytes": opts["fifo_bytes"],
