@@ -83,8 +83,9 @@ def ring_build_65536() -> dict:
                                            "memset of 64 B per BD", "C fill: validate all, then write")}
 
 
-def _functional_run(bytes_per_bd: int, n_bds: int) -> tuple[float, int]:
-    board = sgdma.VirtualBoard("zcu111", sink_record=True)
+def _functional_run(bytes_per_bd: int, n_bds: int, options: dict | None = None) -> tuple[float, int, float]:
+    """Wall seconds, bytes and CPU seconds of one MM2S run of n_bds BDs moving real bytes (the run only)."""
+    board = sgdma.VirtualBoard("zcu111", sink_record=True, options=options)
     dma = sgdma.AxiDma(board)
     dma.reset()
     ring = dma.mm2s.ring(n_bds)
@@ -93,12 +94,12 @@ def _functional_run(bytes_per_bd: int, n_bds: int) -> tuple[float, int]:
     addrs = buf.physical_address + np.arange(n_bds, dtype=np.uint64) * bytes_per_bd
     ring.fill(addrs, np.full(n_bds, bytes_per_bd, np.uint32))
     gc.collect()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     ring.submit()
     board.run_until_quiet()
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
     assert len(board.mm2s_sink.packets()) == n_bds
-    return wall, n_bds * bytes_per_bd
+    return wall, n_bds * bytes_per_bd, cpu
 
 
 @benchmark
@@ -118,6 +119,33 @@ def functional_throughput() -> dict:
                                                               "memcpy (numpy copyto)")
         out[f"functional_{bpb}B_per_bd_bds_per_s"] = figure(n / wall, "BD/s", total / memcpy_s / bpb,
                                                             "memcpy of one BD's bytes per second")
+    return out
+
+
+@benchmark
+def fidelity_functional() -> dict:
+    """The functional fidelity (ideal memory path) moving real bytes, beside exact in the same run: BDs per CPU
+    second at 32 B per BD, and throughput against memcpy at 8 KiB per BD (issue 27's functional goals)."""
+    from sgdma.board.fidelity import board_options
+
+    out, load = {}, f"load average {os.getloadavg()[0]:.2f}"
+    for bpb, n in ((32, 1 << 15), (8192, 1 << 12)):
+        src = np.ones(bpb * n, np.uint8)
+        dst = np.empty_like(src)
+        cpu = {}
+        for fidelity in ("exact", "functional"):
+            cpu[fidelity] = min(_functional_run(bpb, n, board_options(fidelity))[2] for _ in range(3))
+        c0 = time.thread_time()
+        for _ in range(5):
+            np.copyto(dst, src)
+        memcpy = (time.thread_time() - c0) / 5
+        if bpb == 32:
+            out["functional_32B_bds_per_cpu_s"] = figure(n / cpu["functional"], "BD/s", n / cpu["exact"],
+                                                         "exact, same run", f"goal >= 10 M; {load}")
+        else:
+            out["functional_8KiB_throughput_per_memcpy"] = figure(memcpy / cpu["functional"], "x memcpy",
+                                                                  memcpy / cpu["exact"], "exact, same run",
+                                                                  f"goal >= 0.7; {load}")
     return out
 
 
@@ -199,6 +227,60 @@ def s0_sweep_timing_only() -> dict:
 
 
 BASELINE_TREE: Path | None = None      # --baseline
+
+
+def _callgrind_ir(fidelity: str, trials: int) -> tuple[float, dict]:
+    """Instructions of the S0 sweep at `fidelity` (callgrind, this tree): a run with the sweep less the same
+    start-up without it; and the sweep's JSON (virtual ns)."""
+    script = Path(__file__).with_name("fidelity_ir.py")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    totals, doc = [], {}
+    for n in (trials, 0):
+        out = Path(f"/tmp/sgdma-callgrind-{os.getpid()}-{fidelity}-{n}")
+        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+                            str(script), "--fidelity", fidelity, "--trials", str(n)],
+                           env=env, capture_output=True, text=True, check=True)
+        if n:
+            doc = json.loads(r.stdout.strip().splitlines()[-1])
+        totals.append(next(int(line.split()[1]) for line in out.read_text().splitlines()
+                           if line.startswith("totals:")))
+        out.unlink()
+    return float(totals[0] - totals[1]), doc
+
+
+@benchmark
+def fidelity_s0() -> dict:
+    """The fidelities on S0's sweep (issue 27's goals): callgrind instructions per virtual ns, exact and fast
+    (2 and 10 trials per point), and CPU seconds of the 100-trial sweep in one worker, with the host's load
+    average beside them (a shared machine: instructions are the figure, CPU seconds context)."""
+    import shutil
+
+    from sgdma.executor import LocalExecutor
+    from sgdma.experiments import characterize as ch
+
+    out = {}
+    load = f"load average {os.getloadavg()[0]:.2f}"
+    if shutil.which("valgrind"):
+        ir_exact, d_exact = _callgrind_ir("exact", 2)
+        ir_fast, d_fast = _callgrind_ir("fast", 10)
+        per_exact, per_fast = ir_exact / d_exact["virtual_ns"], ir_fast / d_fast["virtual_ns"]
+        out["s0_exact_instructions_per_virtual_ns"] = figure(per_exact, "Ir/ns", 9.85, "issue 27's 'now'",
+                                                             f"2 trials per point; goal <= 7.0; {load}")
+        out["s0_fast_instructions_per_virtual_ns"] = figure(
+            per_fast, "Ir/ns", per_exact, "exact, same run",
+            f"10 trials per point, {d_fast['extrapolated']} of {d_fast['trials']} extrapolated; goal <= 0.25 "
+            f"(>= 40x fewer than exact); {load}")
+    else:
+        out["s0_fast_instructions_per_virtual_ns"] = figure(float("nan"), "", 1.0, "", "skipped: no valgrind")
+    cpu = {}
+    for fidelity in ("fast", "exact"):
+        ex = LocalExecutor(1)
+        recs = list(ch.sweep(ch.Setup(trials=100, fidelity=fidelity), ch.s0_points(), executor=ex))
+        ex.close()
+        cpu[fidelity] = sum(r.cpu_s for r in recs)
+    out["s0_fast_100_trials_cpu_s"] = figure(cpu["fast"], "CPU s", cpu["exact"], "exact, same run",
+                                             f"one worker; goal <= 3 s; load average {os.getloadavg()[0]:.2f}")
+    return out
 
 
 def _s0_points(tree: Path, trials: int) -> dict:

@@ -153,3 +153,229 @@ def test_dma_layer_check_catches_an_upward_call(tmp_path):
     calls = [(f, fn) for f, t in texts.items() for fn in re.findall(r"\b(vb_\w+)\s*\(", t)
              if owner.get(fn) and DMA_RANKS[owner[fn]] < DMA_RANKS[f]]
     assert calls == [("dma/mm2s.c", "vb_chan_x")]
+
+
+# ---- all of csrc/ (issue 23): ranks from docs/architecture.md's picture -----------------------------------------
+CROOT = pathlib.Path(__file__).resolve().parents[1] / "csrc"
+# A module is a .c file with its .h (same path, other suffix).  Higher rank = higher layer; a module may call
+# functions of its own rank or below, never above.  The longest matching prefix gives the rank.
+C_RANKS = {
+    "include/": 0,                               # contract headers and their inlines
+    "vboard/base/": 1,                           # L0: scheduler (virtual time), stream links, rng, grow, sink log
+    "vboard/bus/": 2, "vboard/mem/": 2,          # L1: windows + ops (no time); interconnect > ddrc > dram
+    "vboard/internal": 3,                        # the board's composition struct and the PL clock-edge inlines
+    "vboard/dma/": 3, "vboard/pl/": 3, "vboard/pcie/": 3,   # L2: devices, siblings
+    "vboard/cpu/": 4,                            # L3: initiators that advance time
+    "vboard/machine": 5, "vboard/config": 5, "vboard/preset": 5,   # L4: the only module naming devices; presets
+    "vboard/api": 6, "vboard/vboard": 6,         # L5: vboard.h, sync then ask
+    "driver/": 6, "platform/linux/": 6,          # driver cores and the Linux platform ops (beside the board)
+    "bsp/": 7, "apps/": 7,                       # L6: the standalone-BSP shim on the board; freestanding apps
+    "platform/xil_standalone": 8,                # platform ops over the BSP's calls (as on an R5)
+    "python/": 9,                                # the binding: everything below it
+}
+# Only initiators move virtual time or wait: a device only reads `now`.
+C_TIME_MOVERS = {"vb_sched_sync", "vb_sched_sync_all", "vb_sched_step_next", "vb_sched_run_until",
+                 "vb_sched_run_quiet", "vb_sched_advance", "vb_sync", "vb_step_next", "vb_run_until",
+                 "vb_run_until_quiet", "vb_advance_ps"}
+C_TIME_OWNERS = ("vboard/base/sched", "vboard/cpu/", "vboard/api", "python/", "bsp/", "apps/",
+                 "platform/xil_standalone")
+# Knots other branches remove (issue 24 splits python/module.c into convert.c + module.c; issue 25 gives the BSP
+# shim an IRQ-poll hook that bsp_intc.c registers): the edges whose removal breaks each circle.
+# Removed when the harden/vendor branches merge.
+C_KNOTS_ELSEWHERE = {
+    ("python/board", "python/module"), ("python/driver", "python/module"),   # converters (harden, issue 24)
+    ("bsp/bsp_shim", "bsp/bsp_intc"),                                         # IRQ poll (vendor, issue 25)
+}
+_KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "defined", "__attribute__", "_Static_assert"}
+
+
+def _c_strip(text):
+    """Comments and string literals out (an #include's name stays)."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    return re.sub(r'^(?!\s*#\s*include)(.*)$', lambda m: re.sub(r'"(?:\\.|[^"\\\n])*"', '""', m.group(1)), text,
+                  flags=re.M)
+
+
+def _c_bodies(text):
+    """Only what can call: function bodies (brace depth > 0) and macro definitions."""
+    out, depth = [], 0
+    for line in text.split("\n"):
+        if line.lstrip().startswith("#define"):
+            out.append(line)
+            continue
+        buf = []
+        for ch in line:
+            depth += (ch == "{") - (ch == "}")
+            buf.append(ch if depth > 0 else " ")
+        out.append("".join(buf))
+    return "\n".join(out)
+
+
+_C_DEF = re.compile(r"^((?:static\s+)?(?:inline\s+)?)(?:[A-Za-z_]\w*[\s\*]+)+?\**([A-Za-z_]\w*)\s*\(([^;{}]*)\)\s*\{",
+                    re.M)
+
+
+def _c_module(path):
+    return path.rsplit(".", 1)[0]
+
+
+def _c_rank(module):
+    keys = [k for k in C_RANKS if module.startswith(k)]
+    return C_RANKS[max(keys, key=len)] if keys else None
+
+
+def _c_graph(texts):
+    """{module: {module: [why, ...]}} from calls and includes of the given {path: source} files."""
+    texts = {p: _c_strip(t) for p, t in texts.items()}
+    owner, local = {}, {}
+    for p, t in texts.items():
+        for m in _C_DEF.finditer(t):
+            name = m.group(2)
+            if name in _KEYWORDS:
+                continue
+            local.setdefault(p, set()).add(name)
+            if not m.group(1).startswith("static") or p.endswith(".h"):
+                owner.setdefault(name, _c_module(p))
+    edges = {}
+    for p, t in texts.items():
+        mod, out = _c_module(p), edges.setdefault(_c_module(p), {})
+        for name in set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", _c_bodies(t))) - local.get(p, set()):
+            g = owner.get(name)
+            if g and g != mod:
+                out.setdefault(g, []).append("calls " + name)
+        folder = p.rsplit("/", 1)[0] if "/" in p else ""
+        for inc in re.findall(r'#\s*include\s*"([^"]+)"', t):
+            for base in (folder, "include", "vboard", "bsp"):
+                cand = f"{base}/{inc}" if base else inc
+                if cand in texts:
+                    if _c_module(cand) != mod:
+                        out.setdefault(_c_module(cand), []).append("includes " + inc)
+                    break
+    return edges
+
+
+def _c_cycles(edges, allowed=frozenset()):
+    """Circles of calls (an include alone is not one: the board's composition header internal.h still includes
+    every block's header, see docs/architecture.md)."""
+    graph = {m: {d for d, why in ds.items() if (m, d) not in allowed and any(w.startswith("calls") for w in why)}
+             for m, ds in edges.items()}
+    index, low, stack, on, sccs = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            scc = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                scc.append(w)
+                if w == v:
+                    break
+            if len(scc) > 1:
+                sccs.append(sorted(scc))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sccs
+
+
+def _c_violations(texts, allowed=frozenset()):
+    edges = _c_graph(texts)
+    bad = []
+    for mod, deps in sorted(edges.items()):
+        rm = _c_rank(mod)
+        for dep, why in sorted(deps.items()):
+            calls = sorted({w.split()[1] for w in why if w.startswith("calls")})
+            rd = _c_rank(dep)
+            if calls and rm is not None and rd is not None and rd > rm and (mod, dep) not in allowed:
+                bad.append(f"upward call: {mod} (rank {rm}) -> {dep} (rank {rd}): {', '.join(calls)}")
+            moved = [c for c in calls if c in C_TIME_MOVERS]
+            if moved and not mod.startswith(C_TIME_OWNERS):
+                bad.append(f"a device moves time: {mod} calls {', '.join(moved)} (only api.c and cpu/ may)")
+    for path, text in sorted(texts.items()):
+        mod = _c_module(path)
+        if not mod.startswith(C_TIME_OWNERS) and re.search(r"sched\.now\s*(?:[-+]?=(?!=)|\+\+|--)", _c_strip(text)):
+            bad.append(f"a device moves time: {mod} writes sched.now (only api.c and cpu/ may)")
+    for scc in _c_cycles(edges, allowed):
+        inner = [f"{m} -> {d} ({', '.join(sorted(w for w in set(edges[m][d]) if w.startswith('calls'))[:3])})"
+                 for m in scc for d in edges[m] if d in scc and any(w.startswith("calls") for w in edges[m][d])]
+        bad.append("circle: " + "; ".join(inner))
+    return bad
+
+
+def _csrc_texts():
+    return {p.relative_to(CROOT).as_posix(): p.read_text() for p in sorted(CROOT.rglob("*"))
+            if p.suffix in (".c", ".h")}
+
+
+def test_every_c_module_has_a_rank():
+    missing = sorted({_c_module(p) for p in _csrc_texts() if _c_rank(_c_module(p)) is None})
+    assert not missing, f"C modules without a rank in C_RANKS: {missing}"
+
+
+def test_csrc_has_no_circle_and_no_upward_call():
+    texts = _csrc_texts()
+    edges = _c_graph(texts)
+    # the parser sees what it must: the CPU reaches the scheduler, the binding the board's API
+    assert "calls vb_sched_sync" in edges["vboard/cpu/cpu"].get("vboard/base/sched", []), "parser broken"
+    assert "vboard/api" in edges["python/board"], "parser broken"
+    bad = _c_violations(texts, C_KNOTS_ELSEWHERE)
+    assert not bad, "\n".join(bad)
+
+
+def test_allowed_knots_are_still_knots():
+    """An allow-list entry that no longer exists in the tree must go (the lead deletes the list after merging)."""
+    edges = _c_graph(_csrc_texts())
+    gone = sorted(e for e in C_KNOTS_ELSEWHERE if e[1] not in edges.get(e[0], {}))
+    assert not gone, f"C_KNOTS_ELSEWHERE names edges that no longer exist: {gone}"
+
+
+# Blocks that own their state: they see neither the board's composition (internal.h) nor its API (vboard.h), so
+# nothing of the board can reach them but what machine.c hands them.
+C_OWN_STATE = ("vboard/base/", "vboard/bus/", "vboard/pl/csm", "vboard/pl/gpio", "vboard/pl/dac", "vboard/pl/adc",
+               "vboard/pl/trace")
+
+
+def _c_board_includes(texts):
+    bad = []
+    for path, text in sorted(texts.items()):
+        mod = _c_module(path)
+        sees = {"internal.h", "vboard.h"} & set(re.findall(r'#\s*include\s*"([^"]+)"', text))
+        if sees and mod.startswith(C_OWN_STATE):
+            bad.append(f"{path} includes {', '.join(sorted(sees))}")
+        if "internal.h" in sees and mod == "vboard/dma/stream":
+            bad.append(f"{path} includes internal.h")
+    return bad
+
+
+def test_blocks_that_own_their_state_never_see_the_board():
+    texts = _csrc_texts()
+    assert not _c_board_includes(texts), _c_board_includes(texts)
+    planted = dict(texts)
+    planted["vboard/pl/dac.c"] = '#include "internal.h"\n' + planted["vboard/pl/dac.c"]
+    assert _c_board_includes(planted) == ["vboard/pl/dac.c includes internal.h"]
+
+
+def test_csrc_check_catches_a_planted_upward_call_and_circle():
+    texts = _csrc_texts()
+    assert not _c_violations(texts, C_KNOTS_ELSEWHERE)
+    planted = dict(texts)
+    # a device calling the board's API (up, and a time mover), and the DRAM calling the controller (a circle)
+    planted["vboard/pl/csm.c"] += "\nstatic void planted(vb_board *b) { vb_sync(b); }\n"
+    planted["vboard/mem/dram.c"] += "\nstatic void planted2(void) { vb_ddrc_init(0); }\n"
+    planted["vboard/pcie/pcie.c"] += "\nstatic void planted3(vb_board *b) { b->sched.now += 5; }\n"
+    bad = _c_violations(planted, C_KNOTS_ELSEWHERE)
+    assert any(b.startswith("upward call: vboard/pl/csm (rank 3) -> vboard/api (rank 6): vb_sync") for b in bad), bad
+    assert any(b.startswith("a device moves time: vboard/pl/csm calls vb_sync") for b in bad), bad
+    assert any(b.startswith("circle:") and "vboard/mem/dram -> vboard/mem/ddrc" in b for b in bad), bad
+    assert "a device moves time: vboard/pcie/pcie writes sched.now (only api.c and cpu/ may)" in bad, bad

@@ -21,7 +21,7 @@ def test_every_transport_parameter_has_a_source(board):
     apu = presets.load(board)["cpu"]["apu"]
     for k in KEYS:
         assert k in apu and apu[k]["value"] > 0, k
-        assert any(w in apu[k]["source"] for w in ("assumed", "calibrated", "UG", "TRM", "S0")), k
+        assert any(w in apu[k]["source"] for w in ("assumed", "calibrated", "derived", "UG", "TRM", "S0")), k
     d = CpuModel.for_board(board, "apu").transport("sync").describe()
     assert set(KEYS) <= set(d["parameters"])
     assert "[cpu] cache_line_ns" in d["parameters"]["cmo_line_ns"]["source"]

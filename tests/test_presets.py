@@ -133,3 +133,24 @@ def test_gp_port_caps_throughput():
 def test_unknown_port():
     with pytest.raises(ValueError, match="no port"):
         sgdma.VirtualBoard("zcu111", port="hp")
+
+
+def test_python_parse_builds_the_board_the_c_reader_builds():
+    """The board gets its preset from Python's parse (presets.board_keys); C users without Python read the file
+    with csrc/vboard/preset.c.  Both must give every board the same configuration, key by key."""
+    import re
+    from pathlib import Path
+
+    from sgdma import _core
+    from sgdma.hw import presets
+    table = (Path(__file__).resolve().parents[1] / "csrc" / "vboard" / "config.c").read_text()
+    keys = re.findall(r'(?:U64|UINT|DBL)\("([^"]+)"', table)
+    assert len(keys) > 100, "config.c's key table not found"
+    for board in presets.boards() + list(presets.aliases()):
+        name, parsed = presets.board_keys(board)
+        from_file = _core.Board(str(presets.path(board)), {}, 0)
+        from_python = _core.Board(None, parsed, 0, name=name)
+        assert from_python.name() == from_file.name(), board
+        assert from_python.regions() == from_file.regions(), board
+        differ = [k for k in keys if from_python.config_get(k) != from_file.config_get(k)]
+        assert not differ, f"{board}: {differ}"

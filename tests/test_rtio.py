@@ -340,6 +340,9 @@ def test_analyzer_dump_header_and_message_layout():
     assert dump[:1] == b"e"
     sent, total, ovf, logch, dds = struct.unpack_from("<IQBBB", dump, 1)
     assert (sent, total, ovf, dds) == (64, 64, 0, 1)
+    # zc706: TTL channels 0-7 and the wide channel 8; ARTIQ's LogChannel comes after every PHY channel and
+    # RTIO_LOG_CHANNEL is its index, so comm_analyzer must not take TTL channel 0 for the log channel
+    assert logch == 9
     msg = dump[16:48]
     # big-endian fields of sec. 4.2: data 0-7, address 8-11, rtio_counter 12-19, timestamp 20-27, type|channel 28-31
     assert struct.unpack(">Q", msg[0:8])[0] == 1

@@ -43,14 +43,7 @@ static void wr(struct sg_platform *pl, uint64_t a, uint32_t v) { pl->ops->write3
 
 static enum sg_status fail(struct sg_error *err, enum sg_status code, uint64_t value, uint64_t limit)
 {
-	err->code = code;
-	err->dir = SG_MM2S;
-	err->bd_index = SG_NO_INDEX;
-	err->value = value;
-	err->limit = limit;
-	err->has_snapshot = false;
-	err->what = 0;
-	return code;
+	return sg_error_fill(err, code, SG_MM2S, SG_NO_INDEX, value, limit);
 }
 
 static enum sg_status build_ring(struct sg_ring *r, struct sg_chan *c, const struct s0_bench *b,
@@ -97,18 +90,18 @@ static enum sg_status poll_status(struct sg_platform *pl, const struct s0_bench 
 	return fail(err, SG_E_TIMEOUT, b->poll_limit, b->poll_limit);
 }
 
-enum sg_status s0_trial(struct sg_platform plat, const struct s0_bench *b, const struct s0_point *p,
-			uint64_t seed, struct s0_counts *out, struct sg_error *err)
+enum sg_status s0_trial_start(struct s0_run *run, struct sg_platform plat, const struct s0_bench *b,
+			      const struct s0_point *p, uint64_t seed, struct sg_error *err)
 {
-	static const uint32_t sel[4] = { CSM_SEL_SETUP, CSM_SEL_LATENCY, CSM_SEL_THROUGHPUT, CSM_SEL_BEATS };
 	uint64_t a = b->gpio_base, cnt = b->gpio_base + CSM_GPIO_SPAN, tail = 0, buffer = b->buffer_base;
 	uint32_t beats_per_bd;
-	uint32_t counts[4];
 	struct sg_chan_config cfg;
-	struct sg_chan c;
-	struct sg_ring r;
+	struct sg_chan *c = &run->c;
 	enum sg_status st;
 
+	run->plat = plat;
+	run->b = b;
+	run->p = p;
 	cfg.base = b->dma_base;
 	cfg.dir = SG_MM2S;
 	cfg.addr_width = b->addr_width;
@@ -123,25 +116,26 @@ enum sg_status s0_trial(struct sg_platform plat, const struct s0_bench *b, const
 		err->what = p->bds ? "cycles must be >= 1" : "bds must be >= 1";
 		return SG_E_ARG;
 	}
-	st = sg_chan_init(&c, plat, &cfg, err);     /* validates data_bytes before it divides */
+	st = sg_chan_init(c, plat, &cfg, err);     /* validates data_bytes before it divides */
 	if (st == SG_OK)
-		st = sg_chan_reset(&c, err);
+		st = sg_chan_reset(c, err);
 	if (st != SG_OK)
 		return st;
 	beats_per_bd = (p->bytes_per_bd + b->data_bytes - 1) / b->data_bytes;
 
 	/* Prime everything but the trigger (S0: the RPU does it before the handshake). */
 	if (p->simple) {
-		if (p->bytes_per_bd < 1 || p->bytes_per_bd > sg_chan_max_length(&c))
-			return fail(err, SG_E_LENGTH_WIDTH, p->bytes_per_bd, sg_chan_max_length(&c));
-		sg_chan_write(&c, PG021_DMACR, PG021_CR_RS);
-		sg_chan_write(&c, PG021_ADDR, (uint32_t)buffer);
+		if (p->bytes_per_bd < 1 || p->bytes_per_bd > sg_chan_max_length(c))
+			return fail(err, SG_E_LENGTH_WIDTH, p->bytes_per_bd, sg_chan_max_length(c));
+		sg_chan_write(c, PG021_DMACR, PG021_CR_RS);
+		sg_chan_write(c, PG021_ADDR, (uint32_t)buffer);
 		if (b->addr_width > 32)
-			sg_chan_write(&c, PG021_ADDR_MSB, (uint32_t)(buffer >> 32));
+			sg_chan_write(c, PG021_ADDR_MSB, (uint32_t)(buffer >> 32));
 	} else {
-		st = build_ring(&r, &c, b, p, seed, err);
+		st = build_ring(&run->r, c, b, p, seed, err);
 		if (st == SG_OK)
-			st = p->cycles > 1 ? sg_ring_prepare_cyclic(&r, &tail, err) : sg_ring_prepare(&r, &tail, err);
+			st = p->cycles > 1 ? sg_ring_prepare_cyclic(&run->r, &tail, err)
+					   : sg_ring_prepare(&run->r, &tail, err);
 		if (st != SG_OK)
 			return st;
 	}
@@ -155,29 +149,63 @@ enum sg_status s0_trial(struct sg_platform plat, const struct s0_bench *b, const
 		return st;
 	wr(&plat, a + CSM_GPIO_DATA, CSM_CTL_START);
 	if (p->simple)
-		sg_chan_write(&c, PG021_LENGTH, p->bytes_per_bd);
+		sg_chan_write(c, PG021_LENGTH, p->bytes_per_bd);
 	else
-		sg_chan_write_tail(&c, tail);
+		sg_chan_write_tail(c, tail);
+	return SG_OK;
+}
 
+bool s0_trial_done(struct s0_run *run)
+{
+	return rd(&run->plat, run->b->gpio_base + CSM_GPIO2_DATA) & CSM_STS_DONE;
+}
+
+uint32_t s0_trial_counter(struct s0_run *run, uint32_t sel)
+{
+	uint64_t a = run->b->gpio_base;
+	wr(&run->plat, a + CSM_GPIO_DATA, CSM_CTL_START | SG_FIELD_PREP(CSM_CTL_SEL, sel));
+	return rd(&run->plat, a + CSM_GPIO_SPAN + CSM_GPIO_DATA);
+}
+
+enum sg_status s0_trial_finish(struct s0_run *run, struct s0_counts *out, struct sg_error *err)
+{
+	uint64_t a = run->b->gpio_base;
+
+	out->setup = s0_trial_counter(run, CSM_SEL_SETUP);
+	out->latency = s0_trial_counter(run, CSM_SEL_LATENCY);
+	out->throughput = s0_trial_counter(run, CSM_SEL_THROUGHPUT);
+	out->beats = s0_trial_counter(run, CSM_SEL_BEATS);
+	wr(&run->plat, a + CSM_GPIO_DATA, CSM_CTL_ACK);
+	wr(&run->plat, a + CSM_GPIO_DATA, 0);
+
+	/* Leave the channel quiet: cyclic mode stops only by reset. */
+	if (!run->p->simple && run->p->cycles > 1)
+		return sg_chan_reset(&run->c, err);
+	return sg_chan_wait_idle(&run->c, err);
+}
+
+enum sg_status s0_trial_stop(struct s0_run *run, struct sg_error *err)
+{
+	uint64_t a = run->b->gpio_base;
+
+	wr(&run->plat, a + CSM_GPIO_DATA, CSM_CTL_RESET);
+	wr(&run->plat, a + CSM_GPIO_DATA, 0);
+	return sg_chan_reset(&run->c, err);
+}
+
+enum sg_status s0_trial(struct sg_platform plat, const struct s0_bench *b, const struct s0_point *p,
+			uint64_t seed, struct s0_counts *out, struct sg_error *err)
+{
+	struct s0_run run;
+	enum sg_status st = s0_trial_start(&run, plat, b, p, seed, err);
+
+	if (st != SG_OK)
+		return st;
 	st = poll_status(&plat, b, CSM_STS_DONE, err);
 	if (st != SG_OK) {
-		sg_chan_snapshot(&c, &err->snap);
+		sg_chan_snapshot(&run.c, &err->snap);
 		err->has_snapshot = true;
 		return st;
 	}
-	for (unsigned i = 0; i < 4; i++) {
-		wr(&plat, a + CSM_GPIO_DATA, CSM_CTL_START | SG_FIELD_PREP(CSM_CTL_SEL, sel[i]));
-		counts[i] = rd(&plat, cnt + CSM_GPIO_DATA);
-	}
-	out->setup = counts[0];
-	out->latency = counts[1];
-	out->throughput = counts[2];
-	out->beats = counts[3];
-	wr(&plat, a + CSM_GPIO_DATA, CSM_CTL_ACK);
-	wr(&plat, a + CSM_GPIO_DATA, 0);
-
-	/* Leave the channel quiet: cyclic mode stops only by reset. */
-	if (!p->simple && p->cycles > 1)
-		return sg_chan_reset(&c, err);
-	return sg_chan_wait_idle(&c, err);
+	return s0_trial_finish(&run, out, err);
 }

@@ -20,16 +20,7 @@
 static enum sg_status fail(const struct sg_chan *c, struct sg_error *err,
 			   enum sg_status code, uint64_t value, uint64_t limit)
 {
-	if (err) {
-		err->code = code;
-		err->dir = c ? c->cfg.dir : SG_MM2S;
-		err->bd_index = SG_NO_INDEX;
-		err->value = value;
-		err->limit = limit;
-		err->has_snapshot = false;
-		err->what = 0;
-	}
-	return code;
+	return sg_error_fill(err, code, c ? c->cfg.dir : SG_MM2S, SG_NO_INDEX, value, limit);
 }
 
 /* A failure the hardware was part of: add the register snapshot. */
@@ -420,12 +411,8 @@ enum sg_status sg_chan_recover(struct sg_chan *c, struct sg_error *err)
 	sg_chan_snapshot(c, snap);
 	errs = snap->dmasr & PG021_SR_ERR_ALL;
 	if (err) {
-		err->code = errs ? SG_E_HW : SG_OK;
-		err->dir = c->cfg.dir;
-		err->bd_index = c->ring ? sg_ring_index_of(c->ring, snap->curdesc)
-					: SG_NO_INDEX;
-		err->value = errs;
-		err->limit = 0;
+		sg_error_fill(err, errs ? SG_E_HW : SG_OK, c->cfg.dir,
+			      c->ring ? sg_ring_bd_index(c->ring, snap->curdesc) : SG_NO_INDEX, errs, 0);
 		err->has_snapshot = true;
 	}
 

@@ -20,6 +20,21 @@ static inline bool sg_range_fits(const struct sg_chan *c, uint64_t addr, uint64_
 	return len && addr <= top && len - 1u <= top - addr;
 }
 
+/* Ring index of the BD at device address dev, SG_NO_INDEX when it is no BD of the
+ * ring (the channel's error snapshot and the ring's tail check both ask). */
+static inline uint32_t sg_ring_bd_index(const struct sg_ring *r, uint64_t dev)
+{
+	uint64_t off;
+
+	if (dev < r->dev)
+		return SG_NO_INDEX;
+	off = dev - r->dev;
+	if (off & (PG021_BD_ALIGN - 1u))
+		return SG_NO_INDEX;
+	off /= PG021_BD_SIZE;   /* constant power of two: a shift */
+	return off < r->count ? (uint32_t)off : SG_NO_INDEX;
+}
+
 /* Name the argument or condition behind a vague status (SG_E_ARG mostly). */
 static inline enum sg_status sg_what(struct sg_error *err, enum sg_status st, const char *what)
 {

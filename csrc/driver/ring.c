@@ -37,25 +37,10 @@ _Static_assert(offsetof(struct pg021_bd, control) % 8u == 0 &&
 
 /* ---- small helpers -------------------------------------------------------- */
 
-static enum sg_status fail_dir(enum sg_dir dir, struct sg_error *err, enum sg_status code,
-			       uint32_t index, uint64_t value, uint64_t limit)
-{
-	if (err) {
-		err->code = code;
-		err->dir = dir;
-		err->bd_index = index;
-		err->value = value;
-		err->limit = limit;
-		err->has_snapshot = false;
-		err->what = 0;
-	}
-	return code;
-}
-
 static enum sg_status fail_bd(const struct sg_ring *r, struct sg_error *err, enum sg_status code,
 			      uint32_t index, uint64_t value, uint64_t limit)
 {
-	return fail_dir(r->chan->cfg.dir, err, code, index, value, limit);
+	return sg_error_fill(err, code, r->chan->cfg.dir, index, value, limit);
 }
 
 static enum sg_status fail(const struct sg_ring *r, struct sg_error *err, enum sg_status code,
@@ -199,18 +184,7 @@ uint64_t sg_ring_bd_dev(const struct sg_ring *r, uint32_t index)
 	return r->dev + (uint64_t)index * PG021_BD_SIZE;
 }
 
-uint32_t sg_ring_index_of(const struct sg_ring *r, uint64_t dev)
-{
-	uint64_t off;
-
-	if (dev < r->dev)
-		return SG_NO_INDEX;
-	off = dev - r->dev;
-	if (off & (PG021_BD_ALIGN - 1u))
-		return SG_NO_INDEX;
-	off /= PG021_BD_SIZE;   /* constant power of two: a shift */
-	return off < r->count ? (uint32_t)off : SG_NO_INDEX;
-}
+uint32_t sg_ring_index_of(const struct sg_ring *r, uint64_t dev) { return sg_ring_bd_index(r, dev); }
 
 /*
  * NXTDESC of BD i is BD i+1; the last points back at the first when closed
@@ -260,20 +234,20 @@ static enum sg_status create_check(const struct sg_chan *c, const void *cpu, uin
 	enum sg_dir dir = c->cfg.dir;
 
 	if (!cpu)
-		return fail_dir(dir, err, SG_E_ARG, SG_NO_INDEX, 0, 0);
+		return sg_error_fill(err, SG_E_ARG, dir, SG_NO_INDEX, 0, 0);
 	if (dev & (PG021_BD_ALIGN - 1u))
-		return fail_dir(dir, err, SG_E_ALIGN, SG_NO_INDEX, dev, PG021_BD_ALIGN);
+		return sg_error_fill(err, SG_E_ALIGN, dir, SG_NO_INDEX, dev, PG021_BD_ALIGN);
 	if ((uintptr_t)cpu & (PG021_BD_ALIGN - 1u))
-		return fail_dir(dir, err, SG_E_ALIGN, SG_NO_INDEX, (uintptr_t)cpu, PG021_BD_ALIGN);
+		return sg_error_fill(err, SG_E_ALIGN, dir, SG_NO_INDEX, (uintptr_t)cpu, PG021_BD_ALIGN);
 	if (count < 1)
-		return sg_what(err, fail_dir(dir, err, SG_E_ARG, SG_NO_INDEX, count, 1), "a ring needs at least one BD");
+		return sg_what(err, sg_error_fill(err, SG_E_ARG, dir, SG_NO_INDEX, count, 1), "a ring needs at least one BD");
 #if SIZE_MAX / 64u < UINT32_MAX
 	/* Cache maintenance takes the whole ring's length as a size_t. */
 	if (count > SIZE_MAX / PG021_BD_SIZE)
-		return fail_dir(dir, err, SG_E_ARG, SG_NO_INDEX, count, SIZE_MAX / PG021_BD_SIZE);
+		return sg_error_fill(err, SG_E_ARG, dir, SG_NO_INDEX, count, SIZE_MAX / PG021_BD_SIZE);
 #endif
 	if (!sg_range_fits(c, dev, (uint64_t)count * PG021_BD_SIZE))
-		return fail_dir(dir, err, SG_E_ADDR_RANGE, SG_NO_INDEX, dev, sg_addr_max(c));
+		return sg_error_fill(err, SG_E_ADDR_RANGE, dir, SG_NO_INDEX, dev, sg_addr_max(c));
 	return SG_OK;
 }
 
@@ -284,7 +258,7 @@ enum sg_status sg_ring_create(struct sg_ring *r, struct sg_chan *c, void *cpu, u
 	enum sg_status st;
 
 	if (!r || !c)
-		return fail_dir(c ? c->cfg.dir : SG_MM2S, err, SG_E_ARG, SG_NO_INDEX, 0, 0);
+		return sg_error_fill(err, SG_E_ARG, c ? c->cfg.dir : SG_MM2S, SG_NO_INDEX, 0, 0);
 	st = create_check(c, cpu, dev, count, err);
 	if (st != SG_OK)
 		return st;
@@ -694,7 +668,7 @@ enum sg_status sg_ring_kick(struct sg_ring *r, uint64_t tail, struct sg_error *e
 {
 	if (r->cyclic || !r->chan->has_sg)
 		return fail(r, err, SG_E_MODE, 0, 0);
-	if (sg_ring_index_of(r, tail) == SG_NO_INDEX)
+	if (sg_ring_bd_index(r, tail) == SG_NO_INDEX)
 		return fail(r, err, SG_E_TAIL_NOT_IN_RING, tail, 0);
 	sg_chan_write_tail(r->chan, tail);
 	return SG_OK;
@@ -757,7 +731,7 @@ static enum sg_status check_stalled(struct sg_ring *r, struct sg_error *err)
 		return SG_OK;
 	fail_hw(r, err, SG_E_HW, SG_NO_INDEX, errs, 0);
 	if (err)
-		err->bd_index = sg_ring_index_of(r, err->snap.curdesc);
+		err->bd_index = sg_ring_bd_index(r, err->snap.curdesc);
 	return SG_E_HW;
 }
 

@@ -47,14 +47,14 @@ int sgpy_board_ready(BoardObject *board)
 
 static int Board_init(BoardObject *self, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = { "preset_path", "overrides", "seed", NULL };
-	const char *path = NULL;
+	static char *kwlist[] = { "preset_path", "overrides", "seed", "name", NULL };
+	const char *path = NULL, *name = NULL;
 	PyObject *overrides = NULL;
 	uint64_t seed = 0;
 	struct vb_config cfg;
 	char err[512];
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "z|OO&", kwlist, &path, &overrides, sgpy_u64, &seed))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "z|OO&z", kwlist, &path, &overrides, sgpy_u64, &seed, &name))
 		return -1;
 	if (self->b) {
 		/* Regions, channels and numpy views point into this board: it lives once. */
@@ -62,6 +62,8 @@ static int Board_init(BoardObject *self, PyObject *args, PyObject *kw)
 		return -1;
 	}
 	vb_config_defaults(&cfg);
+	if (name)   /* the preset Python parsed: its name here, its numbers in overrides */
+		snprintf(cfg.name, sizeof(cfg.name), "%s", name);
 	if (path && vb_config_load(&cfg, path, err, sizeof(err)) < 0) {
 		PyErr_SetString(PyExc_ValueError, err);
 		return -1;

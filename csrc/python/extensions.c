@@ -15,6 +15,7 @@ int sgpy_register_cpuops(PyObject *m);       /* hostpath.c: CPU memory operation
 int sgpy_register_playback(PyObject *m);     /* playback.c: sink and DAC results as columns */
 int sgpy_register_textjoin(PyObject *m);     /* textjoin.c: byte pieces end to end (timeline writers) */
 int sgpy_register_compile(PyObject *m);      /* compile.c: the sequence compiler's per-BD passes */
+int sgpy_register_fast(PyObject *m);         /* s0_fast.c: S0's trials at the fast fidelity */
 
 static const sgpy_register_fn registrations[] = {
 	sgpy_register_pcie,
@@ -25,6 +26,7 @@ static const sgpy_register_fn registrations[] = {
 	sgpy_register_playback,
 	sgpy_register_textjoin,
 	sgpy_register_compile,
+	sgpy_register_fast,
 	sgdma_py_linux_register,
 	NULL,
 };

@@ -1,12 +1,12 @@
 /*
  * hostpath.c - binding of the host path's board calls: the CPU's memory
- * operations (csrc/vboard/mem/cpuops.c), one call per operation, and the
+ * operations (csrc/vboard/cpu/cpuops.c), one call per operation, and the
  * CPU's sleep until a DMA interrupt; both simulate with the GIL released.
  */
 #include <string.h>
 
 #include "core.h"
-#include "mem/cpuops.h"
+#include "cpu/cpuops.h"
 
 static int kind_of(const char *name, enum vb_cpuop_kind *k)
 {

@@ -99,7 +99,7 @@ static void do_run(vb_board *b, struct run *r)
 {
 	struct counted ctx = { b, vb_platform_ops() };
 	struct sg_platform plat = { &counted_ops, &ctx };
-	const struct vb_pcie_params *m = vb_pcie_params(b);
+	const struct vb_pcie_params *m = vb_pcie_params_of(b);
 	uint64_t base = r->side ? m->bar0 : PSDMA_AXI_BASE, posted = 0;
 	struct psdma_chan c;
 	struct psdma_done done[64];
@@ -315,7 +315,7 @@ static PyObject *py_pcie_info(PyObject *self, PyObject *args)
 	(void)self;
 	if (!PyArg_ParseTuple(args, "O", &bo) || !(b = pcie_board(bo)))
 		return NULL;
-	const struct vb_pcie_params *m = vb_pcie_params(b);
+	const struct vb_pcie_params *m = vb_pcie_params_of(b);
 	vb_pcie_link_stats(b, &l);
 	return Py_BuildValue("{s:i,s:I,s:I,s:d,s:K,s:K,s:K,s:K,s:K}", "trained", (int)m->trained, "gen", m->gen,
 			     "lanes", m->lanes, "rate_mbps", l.rate_mbps, "guest_errors", vb_pcie_guest_errors(b),

@@ -1,15 +1,25 @@
 /*
- * internal.h - state of the virtual board's blocks.  One struct per block, as
- * in a QEMU device model; only the files of csrc/vboard include this.
+ * internal.h - the board's composition: one struct per block, as in a QEMU
+ * device model, gathered in struct vb_board with the scheduler (base/), the
+ * bus and the stream links; and the PL clock-edge helpers.  Only the files of
+ * csrc/vboard include this.  The blocks still reach their state through the
+ * whole board (a struct vb_board *), so every block includes it.
  */
 #ifndef SGDMA_VBOARD_INTERNAL_H
 #define SGDMA_VBOARD_INTERNAL_H
 
 #include "sgdma/pg021.h"
 #include "vboard.h"
+#include "base/grow.h"
+#include "base/rng.h"
+#include "base/sched.h"
+#include "base/sink_log.h"
+#include "base/stream.h"
 #include "bus/bus.h"
-#include "mem/cpuops.h"
-#include "dma/sink_log.h"
+#include "cpu/cpuops.h"
+#include "dma/stream.h"
+#include "pl/csm.h"
+#include "pl/gpio.h"
 
 /* The blocks' functions are internal to the extension (vboard.h is its API):
  * hidden, so calls between them skip the PLT and a file's own can inline. */
@@ -127,60 +137,6 @@ struct vb_chan {
 #define VB_FETCH_LOG_MAX (1u << 20)
 void vb_fetch_log_add(vb_board *b, struct vb_chan *c, uint64_t t_issue, uint64_t t_done);
 
-/* ---- stream endpoints ----------------------------------------------------- */
-
-struct vb_chunk {
-	uint8_t *data;
-	uint64_t len, off;
-	bool last;
-	uint64_t t_avail;
-};
-
-struct vb_source {
-	struct vb_chunk *q;
-	size_t head, count, cap;  /* ring of chunks */
-	uint64_t pending;         /* bytes queued */
-	uint64_t lost_bytes;      /* loopback bytes the host had no memory to queue */
-	/* the S2MM channel's hook, told when data becomes available (set by the DMA at reset) */
-	void (*arrived)(vb_board *b, uint64_t t);
-};
-
-/* The MM2S sink keeps at most this much: beyond it whole packets are counted,
- * not kept, so a long run cannot exhaust the host (clear it to make room). */
-#define VB_SINK_MAX_BYTES   (1ull << 30)
-#define VB_SINK_MAX_PACKETS (1ull << 24)
-
-struct vb_sink {
-	struct vb_sink_log log;   /* the bytes (dma/sink_log.c) */
-	uint64_t used;
-	struct vb_packet *pkts;
-	size_t n, cap_pkts;
-	uint64_t open_start;      /* offset of the packet without TLAST yet */
-	uint64_t open_len;        /* its bytes so far */
-	uint64_t open_first_ps;
-	uint64_t last_beat_ps;    /* time of the latest beat (a cut packet ends there) */
-	bool open;
-	bool open_dropped;        /* it did not fit: counted, not kept */
-	bool overflow_logged;
-	uint64_t overflow_packets, overflow_bytes;   /* packets not kept (cap or host memory) */
-};
-
-/* ---- AXI GPIO (PG144 register layout) ------------------------------------- */
-struct vb_gpio {
-	vb_board *board;          /* the CSM behind blocks A and B lives on the board */
-	unsigned index;
-	uint32_t data[2], tri[2];
-	uint32_t gier, ier, isr;
-};
-
-/* S0's timing state machine (csm.c). */
-struct vb_csm {
-	unsigned state;
-	uint64_t t_reset, t_start, t_first;
-	uint32_t setup, latency, throughput, beats;
-	uint32_t expected_beats;
-};
-
 struct vb_fault {
 	uint64_t base, size;
 };
@@ -193,16 +149,14 @@ struct vb_mem_region {
 
 struct vb_board {
 	struct vb_config cfg;
-	uint64_t now;
-	uint64_t rng[4];
-	double clk_ps;            /* DMA clock period */
+	struct vb_sched sched;    /* virtual time and the timed devices (base/sched.c) */
+	struct vb_rng rng;
+	struct vb_clock clk;      /* the DMA's (PL) clock: period, edge 0, exact span (base/time.h) */
 	struct vb_dma_lat {       /* vb_clocks() of PG021's latencies, computed once (vb_create) */
 		uint64_t clock;       /* one DMA clock */
 		uint64_t tail_to_sg_ar, sg_ar_to_data_ar, ar_to_tvalid, s2mm_tvalid_to_aw;
 		uint64_t bd_beats;    /* a BD's 13 beats on the 32-bit SG port, less the first */
 	} lat;
-	uint64_t clk_origin;      /* time of PL clock edge 0 (set at reseed, with vb_edge_origin) */
-	uint64_t edge_exact_end;  /* vb_edge_exact() holds for edges in [clk_origin, edge_exact_end) */
 	uint32_t len_mask;        /* (1 << length_width) - 1 */
 	uint32_t data_bytes;
 	uint64_t addr_mask;       /* addresses the DMA can form */
@@ -217,6 +171,8 @@ struct vb_board {
 	struct vb_chan ch[2];
 	uint64_t dma_next;        /* the DMA's next event (vb_dma_next_event), valid while dma_next_valid: */
 	bool dma_next_valid;      /* cleared by every step, register write, reset and stream arrival */
+	struct vb_stream_tx tx;   /* the MM2S stream and what is wired to it (machine.c) */
+	struct vb_stream_rx rx;   /* the S2MM stream's producer (machine.c) */
 	struct vb_dma_guest_errors guest;   /* illegal guest accesses to the DMA registers */
 	struct vb_dram dram;      /* DRAM timing (dram.h): reached only through the controller (ddrc) */
 	struct vb_ddrc ddrc;      /* DDR controller ports, queues, arbitration (mem/ddrc.h) */
@@ -228,8 +184,7 @@ struct vb_board {
 	struct vb_sink sink;
 	struct vb_trace trace;
 	uint64_t mmio_reads, mmio_writes;
-	uint8_t *scratch;
-	uint64_t scratch_cap;
+	struct vb_scratch scratch;  /* the data movers' temporary copies */
 	/* derived timing (ps) */
 	uint64_t ic_request_ps, ic_response_ps, consumer_ps;
 	uint64_t ic_last_arrive;  /* requests reach the DRAM in order */
@@ -240,7 +195,7 @@ struct vb_board {
 		unsigned bytes;
 		uint64_t reads, writes;
 	} load;
-	struct vb_cpuop_stats cpuops;   /* mem/cpuops.c: totals of the CPU's memory operations */
+	struct vb_cpuop_stats cpuops;   /* cpu/cpuops.c: totals of the CPU's memory operations */
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
 	struct vb_pcie *pcie;      /* pcie/: PS-PCIe DMA, link, endpoint (NULL without [pcie]) */
 	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */
@@ -270,101 +225,19 @@ int vb_mem_init(vb_board *b, char *err, size_t errlen);
 void vb_mem_fini(vb_board *b);
 enum vb_access vb_dma_access(vb_board *b, uint64_t addr, uint64_t len, uint8_t **host);
 
-/* stream.c */
-void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last,
-		  uint64_t t_first, uint64_t t_last);
-int vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t);
-/* Take up to max bytes available at time t, stopping after TLAST. */
-uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
-/* When at least `need` bytes (or a packet's end) can be taken, from t on. */
-uint64_t vb_source_next_time(vb_board *b, uint64_t need, uint64_t t);
-void vb_stream_fini(vb_board *b);
-void vb_stream_reset(vb_board *b);   /* the DMA's soft reset reaches the stream path (stream.c) */
-
-/* gpio.c: block 0 = handshake, block 1 = counters */
-uint32_t vb_gpio_read(vb_board *b, unsigned block, uint32_t off);
-void vb_gpio_write(vb_board *b, unsigned block, uint32_t off, uint32_t value);
-
-/* adc.c: the S2MM source while an ADC is attached */
-bool vb_adc_feeding(const vb_board *b);
-uint64_t vb_adc_next_time(vb_board *b, uint64_t need_bytes, uint64_t t);
-uint64_t vb_adc_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last);
-void vb_adc_fini(vb_board *b);
-
-/* dac.c */
-void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
-		  uint64_t *first, uint64_t *last);
-void vb_dac_fini(vb_board *b);
-
-/* trace.c */
-void vb_trace_beat(vb_board *b, uint64_t t, bool last);
-void vb_trace_gpio(vb_board *b, enum vb_trace_reg reg, uint32_t value);
-void vb_trace_fini(vb_board *b);
-
-/* csm.c */
-void vb_csm_control(vb_board *b, uint32_t old, uint32_t now);
-void vb_csm_stream(vb_board *b, uint64_t len, bool last, uint64_t t_first, uint64_t t_last);
-uint32_t vb_csm_status(const vb_board *b);
-uint32_t vb_csm_counter(const vb_board *b, uint32_t control);
-
 /* pcie/pcie.c: the PCIe subsystem (created by machine.c when the preset has [pcie]) */
 struct vb_pcie;
 int vb_pcie_create(vb_board *b, char *err, size_t errlen);
 void vb_pcie_destroy(vb_board *b);
 extern const struct vb_device_ops vb_psdma_root_ops, vb_psdma_ep_ops;
+extern const struct vb_timed_ops vb_psdma_timed;
 
 /* device ops tables, mapped by machine.c */
 extern const struct vb_device_ops vb_axidma_ops;
-extern const struct vb_device_ops vb_gpio_ops;
-int vb_machine_attach(vb_board *b, char *err, size_t errlen);
-
-/* board.c */
-uint64_t vb_rng_next(vb_board *b);
-/* bus/grow.c: grow an array to hold `need` items (doubling); NULL, p untouched, when the host has no memory. */
-void *vb_grow(void *p, size_t *cap, size_t need, size_t elem);
-/* Grow *p in place to hold `need` items; false (nothing changed) when the host has no memory. */
-bool vb_grow_into(void *p, size_t *cap, size_t need, size_t elem);
-/* Board-owned temporary buffer of at least len bytes (aborts if the host is out of memory). */
-uint8_t *vb_scratch(vb_board *b, uint64_t len);
+extern const struct vb_timed_ops vb_axidma_timed;
 static inline uint64_t vb_clocks(const vb_board *b, double clocks)
 {
-	return (uint64_t)(clocks * b->clk_ps + 0.5);
-}
-/* PL clock edges: index of the first DMA clock edge at or after t (times within
- * 2 ps after an edge are that edge: integer-ps rounding of the edge times), and
- * an edge's time.  Edge 0 is at clk_origin.  Stream beats and PL registers
- * change only on these edges. */
-static inline uint64_t vb_edge_index(const vb_board *b, uint64_t t)
-{
-	double k = ((double)t - (double)b->clk_origin - 2.0) / b->clk_ps;
-	uint64_t i = k <= 0 ? 0 : (uint64_t)k;
-	return (double)i < k ? i + 1 : i;
-}
-static inline uint64_t vb_edge_time(const vb_board *b, uint64_t k)
-{
-	return b->clk_origin + (uint64_t)((double)k * b->clk_ps + 0.5);
-}
-/* vb_edge_index(vb_edge_time(k)) == k when that edge t is below 2^53 ps (times
- * convert to double exactly), less than 2^50 ps after clk_origin, and clk_ps >= 4:
- * t - origin is within 0.75 ps of k * clk_ps, so (t - origin - 2) / clk_ps lies
- * in (k - 2.75/clk_ps, k - 1.25/clk_ps], inside (k - 1, k) with a margin of
- * 0.3 that the division's rounding (< k * 2^-53 < 0.03) cannot cross.
- * tests/c/test_edges.c checks it against the two formulas above. */
-#define VB_EDGE_EXACT_SPAN_PS (1ull << 50)
-static inline void vb_edge_origin(vb_board *b, uint64_t origin)
-{
-	uint64_t end = origin + VB_EDGE_EXACT_SPAN_PS;
-
-	b->clk_origin = origin;
-	b->edge_exact_end = b->clk_ps < 4.0 ? 0 : end < (1ull << 53) ? end : (1ull << 53);
-}
-static inline bool vb_edge_exact(const vb_board *b, uint64_t t)
-{
-	return t >= b->clk_origin && t < b->edge_exact_end;
-}
-static inline uint64_t vb_ns(double ns)
-{
-	return (uint64_t)(ns * 1000.0 + 0.5);
+	return vb_clock_ticks(&b->clk, clocks);
 }
 
 #pragma GCC visibility pop

@@ -3,7 +3,7 @@
  * stream endpoints, register-exact and in virtual time.
  *
  * Time is in picoseconds.  It advances with every CPU MMIO access (the preset's
- * per-access cost) and with vb_advance(); the model does its work lazily up to
+ * per-access cost) and with vb_advance_ps(); the model does its work lazily up to
  * "now" whenever it is observed (vb_sync).  All randomness comes from one
  * seeded generator, so a seed fixes every number.
  *
@@ -18,14 +18,17 @@
 
 #include "sgdma/platform.h"
 #include "sgdma/sg_contract.h"
+#include "base/time.h"
 #include "mem/dram.h"
 #include "mem/ddrc.h"
 #include "pcie/params.h"
+#include "pl/adc.h"
+#include "pl/dac.h"
+#include "pl/trace.h"
 
 #define VB_MAX_REGIONS   8
 #define VB_MAX_FAULTS    16
 #define VB_NAME_LEN      32
-#define VB_NO_TIME       UINT64_MAX
 #define VB_QDEPTH_MAX    16   /* dma.sg_prefetch limit */
 #define VB_OUTSTANDING_MAX 64 /* dma.outstanding limit */
 #define VB_GPIO_BLOCKS   3    /* CSM handshake, CSM counters, mailbox */
@@ -203,62 +206,15 @@ void vb_clear_faults(vb_board *b);
 void vb_cache_clean(vb_board *b, uint64_t addr, uint64_t len);
 void vb_cache_invalidate(vb_board *b, uint64_t addr, uint64_t len);
 
-/* PL DAC consumer of gate sequences (dac.c): beats played every beat_ps from
- * lead_ps after the first beat, behind a FIFO of fifo_beats.  beat_ps = 0
- * switches it off (the stream.consumer_* model applies). */
-struct vb_dac_event {
-	uint64_t gate, beat;
-	uint64_t t_due, t_actual;   /* ps */
-};
-struct vb_dac {
-	bool enabled, started;
-	uint64_t beat_ps, lead_ps;
-	uint32_t fifo_beats;
-	uint64_t t0, t0_nominal, beats, gates, gate_first_beat, t_last_play;
-	struct vb_dac_event *underflows, *misses;
-	size_t n_underflows, cap_underflows, n_misses, cap_misses;
-};
+/* PL DAC consumer of gate sequences: struct vb_dac in pl/dac.h */
 void vb_dac_configure(vb_board *b, uint64_t beat_ps, uint64_t lead_ps, uint32_t fifo_beats);
 const struct vb_dac *vb_dac_state(vb_board *b);
 
-/* trace.c: the MM2S stream's beats and the timing engine's GPIO writes, for
- * replaying a run into the RTL (rtl/). Recorded only while switched on. */
-enum vb_trace_reg { VB_TRACE_CTL = 0, VB_TRACE_LEN = 1 };
-struct vb_trace {
-	bool on;
-	uint64_t clk_origin;              /* ps: PL clock edge 0 (edges at origin + k * period) */
-	uint64_t *beat_t;                 /* ps, on the DMA clock grid */
-	uint8_t *beat_last;               /* TLAST */
-	size_t n_beats, cap_t, cap_last;
-	uint64_t *ctl_t;                  /* ps, when the CPU's GPIO write lands */
-	uint32_t *ctl_v;
-	uint8_t *ctl_reg;                 /* enum vb_trace_reg */
-	size_t n_ctl, cap_ct, cap_cv, cap_cr;
-};
+/* The MM2S stream's beats and the timing engine's GPIO writes: struct vb_trace in pl/trace.h */
 void vb_trace_enable(vb_board *b, bool on);   /* on: forget what was recorded and record */
 const struct vb_trace *vb_trace_state(vb_board *b);
 
-/* ADC producer on the S2MM stream input (adc.c): rate, sample size, PL FIFO,
- * TLAST every packet_bytes (0: never); drops counted with times and indices. */
-struct vb_adc_drop {
-	uint64_t t_first, t_last;       /* ps: first sample lost, last observation of the episode */
-	uint64_t first_sample, samples; /* indices lost */
-};
-struct vb_adc_run {
-	uint64_t first, count;
-};
-#define VB_ADC_RUNS 4096
-struct vb_adc {
-	bool active;
-	double ps_per_sample;
-	unsigned sample_bytes;
-	uint64_t fifo_samples, packet_samples, chunk_samples;
-	uint64_t t0, t_stop, produced, level, delivered, dropped, in_packet;
-	struct vb_adc_run runs[VB_ADC_RUNS];
-	unsigned run_head, n_runs;
-	struct vb_adc_drop *drops;
-	size_t n_drops, cap_drops;
-};
+/* ADC producer on the S2MM stream input: struct vb_adc in pl/adc.h */
 void vb_adc_start(vb_board *b, double rate_sps, unsigned sample_bytes, uint64_t fifo_bytes, uint64_t packet_bytes);
 void vb_adc_stop(vb_board *b);
 const struct vb_adc *vb_adc_state(vb_board *b);

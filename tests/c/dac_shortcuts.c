@@ -12,15 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pl/dac.h"
 #include "sgdma/splitmix.h"
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
 
 static uint64_t next(void) { return sg_splitmix64(&rng); }
 
-/* What dac.c and trace.c need from the rest of the board (vb_grow comes from bus/grow.c). */
-void vb_sync(vb_board *b) { (void)b; }
+/* dac.c and trace.c take their own state, a clock and the trace: nothing of the board but vb_grow (base/grow.c). */
 
 static uint64_t digest = 0xcbf29ce484222325ull;
 
@@ -41,16 +40,20 @@ static void mix_events(const struct vb_dac_event *e, size_t n)
 	}
 }
 
-static vb_board *board;
+static struct pl {
+	struct vb_dac dac;
+	struct vb_clock clk;
+	struct vb_trace trace;
+} *board;
 
 static void scenario(unsigned id, double clk_ps, uint64_t beat_ps, uint32_t depth, bool trace)
 {
 	struct vb_dac *d = &board->dac;
 	uint64_t now = 1000 + next() % 100000, first = 0, last = 0;
 
-	board->clk_ps = clk_ps;
-	vb_edge_origin(board, next() % 5000);
-	vb_dac_configure(board, beat_ps, 2 * beat_ps + next() % 100000, depth);
+	board->clk.ps = clk_ps;
+	vb_edge_origin(&board->clk, next() % 5000);
+	vb_dac_setup(&board->dac, beat_ps, 2 * beat_ps + next() % 100000, depth);
 	board->trace.on = trace;
 	digest = 0xcbf29ce484222325ull;
 	for (unsigned burst = 0; burst < 400; burst++) {
@@ -60,7 +63,7 @@ static void scenario(unsigned id, double clk_ps, uint64_t beat_ps, uint32_t dept
 		uint64_t data = ready + (uint64_t)(clk_ps * (double)(n - 1)) + (next() % 2 ? 0 : next() % (8 * beat_ps));
 		if (ready < now)
 			ready = now;
-		vb_dac_beats(board, ready, data, n, next() % 3 != 0, next() % 2 != 0, &first, &last);
+		vb_dac_beats(&board->dac, &board->clk, &board->trace, ready, data, n, next() % 3 != 0, next() % 2 != 0, &first, &last);
 		mix(first);
 		mix(last);
 		now = last;
@@ -81,7 +84,7 @@ static void scenario(unsigned id, double clk_ps, uint64_t beat_ps, uint32_t dept
 	printf("%u clk %.6f beat %llu depth %u trace %d: beats %llu underflows %zu misses %zu digest %016llx\n", id,
 	       clk_ps, (unsigned long long)beat_ps, depth, trace, (unsigned long long)d->beats, d->n_underflows,
 	       d->n_misses, (unsigned long long)digest);
-	vb_trace_fini(board);
+	vb_trace_fini(&board->trace);
 }
 
 int main(void)
@@ -102,7 +105,7 @@ int main(void)
 		static const uint32_t depths[] = { 1, 2, 4, 16, 64, 128 };
 		scenario(id, clk, beat, depths[next() % 6], next() % 2);
 	}
-	vb_dac_fini(board);
+	vb_dac_fini(&board->dac);
 	free(board);
 	return 0;
 }

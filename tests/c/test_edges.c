@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_edges.c - the PL clock-edge arithmetic of the virtual board
- * (csrc/vboard/internal.h).  The MM2S stream starts a burst on the edge it
+ * (csrc/vboard/base/time.h).  The MM2S stream starts a burst on the edge it
  * freed without dividing again: vb_edge_index(vb_edge_time(k)) must be k
  * wherever vb_edge_exact() says so.  Checked exhaustively for the first edges
  * and at random up to the guarded span, for every preset's DMA clock and for
@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "base/time.h"
 #include "sgdma/splitmix.h"
 #include "harness.h"
 
@@ -17,7 +17,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t next(void) { return sg_splitmix64(&rng); }
 
-static vb_board board;   /* only clk_ps, clk_origin and edge_exact_end are used */
+static struct vb_clock board;   /* the DMA clock of a board */
 
 static unsigned long long checked, mismatched, guarded;
 
@@ -31,8 +31,8 @@ static void check_edge(uint64_t k)
 	checked++;
 	if (vb_edge_index(&board, t) != k) {
 		if (mismatched++ < 5)
-			printf("  clk_ps %.17g origin %llu: edge %llu at %llu indexes as %llu\n", board.clk_ps,
-			       (unsigned long long)board.clk_origin, (unsigned long long)k, (unsigned long long)t,
+			printf("  clk_ps %.17g origin %llu: edge %llu at %llu indexes as %llu\n", board.ps,
+			       (unsigned long long)board.origin, (unsigned long long)k, (unsigned long long)t,
 			       (unsigned long long)vb_edge_index(&board, t));
 	}
 }
@@ -41,9 +41,9 @@ static void sweep_clock(double mhz)
 {
 	const uint64_t origins[3] = { 0, next() % 1000000000000ull, next() % (1ull << 52) };
 
-	board.clk_ps = 1e6 / mhz;   /* as vb_create */
+	board.ps = 1e6 / mhz;   /* as vb_create */
 	for (unsigned o = 0; o < 3; o++) {
-		uint64_t span = (uint64_t)((double)VB_EDGE_EXACT_SPAN_PS / board.clk_ps);
+		uint64_t span = (uint64_t)((double)VB_EDGE_EXACT_SPAN_PS / board.ps);
 		vb_edge_origin(&board, origins[o]);
 		for (uint64_t k = 0; k < 200000; k++)
 			check_edge(k);
@@ -70,10 +70,10 @@ static void test_edge_index_inverts_edge_time(void)
 
 static void test_guard_refuses_fast_clocks_and_far_edges(void)
 {
-	board.clk_ps = 3.9;
+	board.ps = 3.9;
 	vb_edge_origin(&board, 1000);
 	CHECK(!vb_edge_exact(&board, 2000));
-	board.clk_ps = 4.0;
+	board.ps = 4.0;
 	vb_edge_origin(&board, 1000);
 	CHECK(vb_edge_exact(&board, 2000));
 	CHECK(!vb_edge_exact(&board, 999));                                  /* before the origin */

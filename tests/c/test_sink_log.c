@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_sink_log.c - the MM2S sink's byte log storage (csrc/vboard/dma/sink_log.c):
+ * test_sink_log.c - the MM2S sink's byte log storage (csrc/vboard/base/sink_log.c):
  * a PROT_NONE reservation made read-write in growing steps (so strict
  * overcommit charges only what is used), pages given back by a trim, and the
  * realloc fallback where the reservation cannot be had.  Expectations come
@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "dma/sink_log.h"
+#include "base/sink_log.h"
 #include "harness.h"
 
 #define MiB ((size_t)1 << 20)

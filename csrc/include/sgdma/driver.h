@@ -49,6 +49,23 @@ struct sg_error {
 };
 #define SG_NO_INDEX UINT32_MAX
 
+/* Fill err (when given) with a failure that carries no register snapshot; returns code.  The driver
+ * core's one way to report one, and for programs over it (apps/s0_bench.c). */
+static inline enum sg_status sg_error_fill(struct sg_error *err, enum sg_status code, enum sg_dir dir,
+					  uint32_t bd_index, uint64_t value, uint64_t limit)
+{
+	if (err) {
+		err->code = code;
+		err->dir = dir;
+		err->bd_index = bd_index;
+		err->value = value;
+		err->limit = limit;
+		err->has_snapshot = false;
+		err->what = 0;
+	}
+	return code;
+}
+
 struct sg_chan_config {
 	uint64_t base;            /* AXI DMA register base (device address) */
 	enum sg_dir dir;

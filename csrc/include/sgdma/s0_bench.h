@@ -35,7 +35,28 @@ struct s0_counts {
 	uint32_t setup, latency, throughput, beats;   /* PL clocks, as the engine counts them */
 };
 
-/* One trial; `seed` draws the random placement.  The BD ring lives at the
+/* A trial under way (s0_trial_start .. s0_trial_finish or s0_trial_stop). */
+struct s0_run {
+	struct sg_platform plat;
+	const struct s0_bench *b;
+	const struct s0_point *p;
+	struct sg_chan c;
+	struct sg_ring r;
+};
+
+/* The trial in steps, for a caller that watches the stream meanwhile (the fast
+ * fidelity): start primes, hand-shakes and writes the tail; done polls the
+ * engine's DONE once (one GPIO read, as the wait for DONE does); counter
+ * selects and reads one engine counter; finish reads the counters and leaves
+ * the channel idle; stop abandons the trial (engine and channel reset). */
+enum sg_status s0_trial_start(struct s0_run *run, struct sg_platform plat, const struct s0_bench *b,
+			      const struct s0_point *p, uint64_t seed, struct sg_error *err);
+bool s0_trial_done(struct s0_run *run);
+uint32_t s0_trial_counter(struct s0_run *run, uint32_t sel);
+enum sg_status s0_trial_finish(struct s0_run *run, struct s0_counts *out, struct sg_error *err);
+enum sg_status s0_trial_stop(struct s0_run *run, struct sg_error *err);
+
+/* One trial (start, wait for DONE, finish); `seed` draws the random placement.  The BD ring lives at the
  * start of the BD region.  Every failure fills err (with a register snapshot
  * when the DMA was involved). */
 enum sg_status s0_trial(struct sg_platform plat, const struct s0_bench *b, const struct s0_point *p,

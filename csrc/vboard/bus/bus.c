@@ -2,8 +2,9 @@
  * bus.c - address decode and dispatch over registered device windows.
  * Invariant: windows never overlap, so an address decodes to at most one device.
  */
+#include <stddef.h>
+
 #include "bus/bus.h"
-#include "vboard.h"
 
 static bool overlaps(const struct vb_mapping *m, uint64_t base, uint64_t span)
 {
@@ -17,8 +18,6 @@ int vb_bus_map(struct vb_bus *bus, uint64_t base, uint64_t span, const struct vb
 	for (unsigned i = 0; i < bus->n; i++)
 		if (overlaps(&bus->map[i], base, span))
 			return -1;
-	if (ops->next_event && ops->step)
-		bus->timed[bus->n_timed++] = bus->n;
 	bus->map[bus->n++] = (struct vb_mapping){ .base = base, .span = span, .ops = ops, .dev = dev };
 	return 0;
 }
@@ -38,19 +37,9 @@ void vb_bus_reset(struct vb_bus *bus)
 			bus->map[i].ops->reset(bus->map[i].dev);
 }
 
-uint64_t vb_bus_next_event(const struct vb_bus *bus, const struct vb_mapping **who)
+void vb_bus_fini(struct vb_bus *bus)
 {
-	uint64_t best = VB_NO_TIME;
-
-	*who = NULL;
-	for (unsigned i = 0; i < bus->n_timed; i++) {
-		const struct vb_mapping *m = &bus->map[bus->timed[i]];
-		uint64_t t = m->ops->next_event(m->dev);
-
-		if (t < best) {
-			best = t;
-			*who = m;
-		}
-	}
-	return best;
+	for (unsigned i = bus->n; i-- > 0;)
+		if (bus->map[i].ops->fini)
+			bus->map[i].ops->fini(bus->map[i].dev);
 }

@@ -1,9 +1,8 @@
 /*
  * bus.h - the virtual board's address decoder.  Devices register a register
  * window with an ops table (as QEMU's MemoryRegionOps); the bus dispatches CPU
- * accesses by address and never names a device.  Devices that act on their own
- * (a DMA engine, an event core) also give next_event/step, and the board's
- * clock advances the earliest one.
+ * accesses by address and never names a device.  The bus knows no time: devices
+ * that act on their own register timed ops with the scheduler (base/sched.h).
  */
 #ifndef SGDMA_VBOARD_BUS_H
 #define SGDMA_VBOARD_BUS_H
@@ -22,10 +21,8 @@ struct vb_device_ops {
 	void (*write)(void *dev, uint64_t off, uint32_t value);
 	/* Optional: power-on state. */
 	void (*reset)(void *dev);
-	/* Optional: time (ps) of the device's next self-timed event, VB_NO_TIME if none. */
-	uint64_t (*next_event)(void *dev);
-	/* Optional: handle every event of the device due at t. */
-	void (*step)(void *dev, uint64_t t);
+	/* Optional: free what the device holds (the board's destroy walks the map). */
+	void (*fini)(void *dev);
 };
 
 struct vb_mapping {
@@ -37,8 +34,10 @@ struct vb_mapping {
 struct vb_bus {
 	struct vb_mapping map[VB_BUS_MAX_DEVICES];
 	unsigned n;
-	unsigned timed[VB_BUS_MAX_DEVICES];   /* the mappings whose device has next_event/step */
-	unsigned n_timed;
+	/* A device whose reads cross a link (a non-posted read) sets when its answer
+	 * arrives; the CPU that issued the read waits for it (cpu/cpu.c).  Devices
+	 * never move time themselves. */
+	uint64_t answer_at;
 	/* guest errors: CPU accesses that decode to nothing (the interconnect's DECERR) */
 	uint64_t decerr_count, last_decerr_addr;
 	bool last_decerr_write;
@@ -48,7 +47,7 @@ struct vb_bus {
 int vb_bus_map(struct vb_bus *bus, uint64_t base, uint64_t span, const struct vb_device_ops *ops, void *dev);
 const struct vb_mapping *vb_bus_find(const struct vb_bus *bus, uint64_t addr);
 void vb_bus_reset(struct vb_bus *bus);
-/* Earliest pending self-timed event over all devices, and the device it belongs to. */
-uint64_t vb_bus_next_event(const struct vb_bus *bus, const struct vb_mapping **who);
+/* Free what every mapped device holds (in reverse map order). */
+void vb_bus_fini(struct vb_bus *bus);
 
 #endif

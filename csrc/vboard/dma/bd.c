@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "dma.h"
+#include "dma/bd.h"
 
 static uint64_t bd_align(uint64_t a) { return a & ~(uint64_t)(PG021_BD_ALIGN - 1); }
 

@@ -11,14 +11,14 @@
  */
 #include <string.h>
 
-#include "dma.h"
+#include "dma/channel.h"
 
 static bool running(const struct vb_chan *c) { return !vb_chan_halted(c); }
 static bool has_error(const struct vb_chan *c) { return (c->dmasr & PG021_SR_ERR_ALL) != 0; }
 static unsigned threshold_of(uint32_t dmacr) { return SG_FIELD_GET(PG021_CR_THRESHOLD, dmacr); }
 static unsigned delay_of(uint32_t dmacr) { return SG_FIELD_GET(PG021_CR_DELAY, dmacr); }
 
-static void stream_arrived(vb_board *b, uint64_t t);
+static void stream_arrived(void *consumer, uint64_t t);
 
 /* ---- reset ------------------------------------------------------------------ */
 
@@ -49,14 +49,15 @@ void vb_dma_reset(vb_board *b)
 	chan_reset(b, &b->ch[VB_S2MM]);
 	b->reset_until = VB_NO_TIME;
 	b->dma_next_valid = false;
-	b->src.arrived = stream_arrived;
-	vb_stream_reset(b);       /* the reset outputs reach the stream endpoints (stream.c) */
+	b->rx.arrived = stream_arrived;
+	b->rx.consumer = b;
+	vb_stream_reset(&b->tx, &b->rx);   /* the reset outputs reach what machine.c wired to the streams */
 }
 
 /* Soft reset: the whole core, both channels, once in-flight transactions end. */
 void vb_dma_soft_reset(vb_board *b)
 {
-	uint64_t until = b->now;
+	uint64_t until = b->sched.now;
 	for (int i = 0; i < 2; i++) {
 		struct vb_chan *c = &b->ch[i];
 		if (vb_is_mm2s(c) && vb_chan_busy(c)) {
@@ -174,8 +175,8 @@ uint32_t vb_chan_dmasr(const vb_board *b, const struct vb_chan *c)
 		uint64_t unit = vb_clocks(b, b->cfg.dly_timer_resolution);
 		uint64_t span = vb_clocks(b, (double)delay_of(c->dmacr) * b->cfg.dly_timer_resolution);
 		uint64_t start = c->dly_deadline - span;
-		if (unit && b->now > start)
-			dly = (b->now - start) / unit;
+		if (unit && b->sched.now > start)
+			dly = (b->sched.now - start) / unit;
 		if (dly > 255)
 			dly = 255;
 	}
@@ -205,7 +206,7 @@ static void apply(vb_board *b, struct vb_chan *c, const struct vb_report *r)
 
 static void probe_kick(vb_board *b, struct vb_chan *c)
 {
-	c->probe = (struct vb_probe){ .t_kick = b->now, .t_sg_ar = VB_NO_TIME, .t_data_ar = VB_NO_TIME,
+	c->probe = (struct vb_probe){ .t_kick = b->sched.now, .t_sg_ar = VB_NO_TIME, .t_data_ar = VB_NO_TIME,
 				      .t_first_beat = VB_NO_TIME, .t_last_beat = VB_NO_TIME };
 }
 
@@ -220,7 +221,7 @@ static void sg_kick(vb_board *b, struct vb_chan *c)
 		vb_sg_mm2s_kick(b, c);
 		return;
 	}
-	vb_sg_s2mm_fetch(b, c, b->now);
+	vb_sg_s2mm_fetch(b, c, b->sched.now);
 }
 
 static void simple_start(vb_board *b, struct vb_chan *c)
@@ -238,7 +239,7 @@ static void simple_start(vb_board *b, struct vb_chan *c)
 	c->bd_len = c->length;
 	c->phase = PH_STREAM_WAIT;
 	/* PG021 gives no LENGTH-write → ready figure: assume the tail-write → SG AR one. */
-	c->t_next = b->now + b->lat.tail_to_sg_ar;
+	c->t_next = b->sched.now + b->lat.tail_to_sg_ar;
 }
 
 /* DMACR written (now = the value the register file accepted). */
@@ -373,46 +374,13 @@ void vb_dma_step(vb_board *b, uint64_t t)
 	next_event_scan(b);   /* asked for next, found while this step's state is at hand */
 }
 
-/* Stream data reached the S2MM input (stream.c calls this hook): a waiting
- * channel wakes. */
-static void stream_arrived(vb_board *b, uint64_t t)
+/* Stream data reached the S2MM input (the rx link's producer calls this hook):
+ * a waiting channel wakes. */
+static void stream_arrived(void *consumer, uint64_t t)
 {
+	vb_board *b = consumer;
 	struct vb_chan *c = &b->ch[VB_S2MM];
 	b->dma_next_valid = false;
 	if (c->phase == PH_STREAM_WAIT && (c->t_next == VB_NO_TIME || c->t_next > t))
 		c->t_next = t;
-}
-
-/* ---- observation (vboard.h) -------------------------------------------------- */
-
-bool vb_irq_pending(vb_board *b, enum vb_chan_id ch)
-{
-	vb_sync(b);
-	return (b->ch[ch].dmasr & b->ch[ch].dmacr & PG021_SR_IRQ_ALL) != 0;
-}
-
-/* The CPU sleeps until the channel's interrupt line rises, or until limit_ps
- * (absolute); events are stepped one by one, so "now" is the event that
- * raised it.  False if the line is still low (no event left before the limit). */
-bool vb_run_until_irq(vb_board *b, enum vb_chan_id ch, uint64_t limit_ps)
-{
-	vb_sync(b);
-	while (!(b->ch[ch].dmasr & b->ch[ch].dmacr & PG021_SR_IRQ_ALL))
-		if (!vb_step_next(b, limit_ps))
-			return false;
-	return true;
-}
-
-void vb_get_probe(vb_board *b, enum vb_chan_id ch, struct vb_probe *out)
-{
-	vb_sync(b);
-	*out = b->ch[ch].probe;
-}
-
-void vb_get_stats(vb_board *b, enum vb_chan_id ch, struct vb_stats *out)
-{
-	vb_sync(b);
-	*out = b->ch[ch].stats;
-	out->mmio_reads = b->mmio_reads;
-	out->mmio_writes = b->mmio_writes;
 }

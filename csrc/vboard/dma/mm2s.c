@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "dma.h"
+#include "dma/mm2s.h"
 #include "mem/coherency.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -68,26 +68,26 @@ static void remember_burst(struct vb_mm2s *p, uint64_t end_bytes, uint64_t arriv
 /* Stream timing of n beats whose data is in the FIFO from `ready` on, at the
  * channel's clock, through a consumer that drains one beat per consumer_ps
  * from a FIFO of consumer_fifo beats (fluid approximation per burst).  Beats
- * leave on clock edges; the trace (trace.c) gets the first n - 1 back to back
+ * leave on clock edges; the beat observer (a trace) gets the first n - 1 back to back
  * and the last at its own edge: the model times a burst by its ends. */
 static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_t data_done, uint32_t n,
 			 bool gate_start, bool eof, uint64_t *first, uint64_t *last)
 {
 	uint64_t from = max64(ready, p->stream_free);
 	/* a stream that is behind its data starts on the edge it freed (no division) */
-	bool on_free = from == p->stream_free && p->stream_free_on_edge && p->stream_free_origin == b->clk_origin;
-	uint64_t k0 = on_free ? p->stream_free_k : vb_edge_index(b, from), k_end = k0 + n - 1;
-	uint64_t start = on_free ? p->stream_free : vb_edge_time(b, k0), end = vb_edge_time(b, k_end);
+	bool on_free = from == p->stream_free && p->stream_free_on_edge && p->stream_free_origin == b->clk.origin;
+	uint64_t k0 = on_free ? p->stream_free_k : vb_edge_index(&b->clk, from), k_end = k0 + n - 1;
+	uint64_t start = on_free ? p->stream_free : vb_edge_time(&b->clk, k0), end = vb_edge_time(&b->clk, k_end);
 
 	/* The last beat waits for its data.  Data in by the n-th edge cannot index
 	 * past it (vb_edge_index is monotonic and inverts vb_edge_time there). */
-	if (!(data_done <= end && vb_edge_exact(b, end)) && vb_edge_index(b, data_done) > k_end) {
-		k_end = vb_edge_index(b, data_done);
-		end = vb_edge_time(b, k_end);
+	if (!(data_done <= end && vb_edge_exact(&b->clk, end)) && vb_edge_index(&b->clk, data_done) > k_end) {
+		k_end = vb_edge_index(&b->clk, data_done);
+		end = vb_edge_time(&b->clk, k_end);
 	}
-	if (b->dac.enabled) {
-		vb_dac_beats(b, start, end, n, gate_start, eof, first, last);
-		p->stream_free = vb_edge_time(b, vb_edge_index(b, *last) + 1);
+	if (b->tx.pace_on && *b->tx.pace_on) {
+		b->tx.pace(b->tx.pace_dev, start, end, n, gate_start, eof, first, last);
+		p->stream_free = vb_edge_time(&b->clk, vb_edge_index(&b->clk, *last) + 1);
 		p->stream_free_on_edge = false;
 		return;
 	}
@@ -95,22 +95,22 @@ static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_
 		uint64_t backlog = p->cons_free > start ? (p->cons_free - start) / b->consumer_ps : 0;
 		if (backlog + n > b->cfg.consumer_fifo_beats) {
 			uint64_t wait = (backlog + n - b->cfg.consumer_fifo_beats) * b->consumer_ps;
-			if (vb_edge_index(b, start + wait) > k_end)
-				k_end = vb_edge_index(b, start + wait), end = vb_edge_time(b, k_end);
+			if (vb_edge_index(&b->clk, start + wait) > k_end)
+				k_end = vb_edge_index(&b->clk, start + wait), end = vb_edge_time(&b->clk, k_end);
 		}
 		p->cons_free = max64(p->cons_free, start) + n * b->consumer_ps;
 	}
-	if (b->trace.on) {        /* per-beat work only when a trace is recorded */
+	if (b->tx.watch && *b->tx.watch) {   /* per-beat work only when a trace is recorded */
 		for (uint32_t i = 0; i + 1 < n; i++)
-			vb_trace_beat(b, vb_edge_time(b, k0 + i), false);
-		vb_trace_beat(b, end, eof);
+			b->tx.beat(b->tx.beat_dev, vb_edge_time(&b->clk, k0 + i), false);
+		b->tx.beat(b->tx.beat_dev, end, eof);
 	}
 	*first = start;
 	*last = end;
-	p->stream_free = vb_edge_time(b, k_end + 1);
+	p->stream_free = vb_edge_time(&b->clk, k_end + 1);
 	p->stream_free_k = k_end + 1;
-	p->stream_free_on_edge = vb_edge_exact(b, p->stream_free);
-	p->stream_free_origin = b->clk_origin;
+	p->stream_free_on_edge = vb_edge_exact(&b->clk, p->stream_free);
+	p->stream_free_origin = b->clk.origin;
 }
 
 /* Issue one burst of the BD the data mover works on (its index is p->dm). */
@@ -192,7 +192,7 @@ static void mm2s_read(vb_board *b, const struct vb_chan *c, uint8_t *dst, const 
 /* MM2S data leaves on the stream.  The fetch checked the buffer and found its
  * host memory (regions never move), so no lookup is repeated per BD unless
  * the keyhole bit changed since and more bytes are read than were checked.
- * In timing-only mode (stream.sink_record = 0, no loopback) no byte is read. */
+ * When no sink of the stream keeps bytes (timing only) no byte is read. */
 void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64_t t_first)
 {
 	bool keyhole = vb_keyhole(c);
@@ -201,8 +201,8 @@ void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64
 
 	c->stats.bytes_moved += len;
 	VB_COH_DMA(b, e->buf, keyhole && len > b->data_bytes ? b->data_bytes : len, false, t_first);
-	if (!b->cfg.sink_record && !b->cfg.loopback) {
-		vb_sink_push(b, NULL, len, e->eof, t_first, e->t_last);
+	if (!b->tx.bytes) {
+		vb_stream_push(&b->tx, NULL, len, e->eof, t_first, e->t_last);
 		return;
 	}
 	if (need > e->host_len) {
@@ -212,11 +212,9 @@ void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64
 		buf = host;
 	}
 	if (keyhole) {
-		uint8_t *copy = vb_scratch(b, len);
+		uint8_t *copy = vb_scratch_get(&b->scratch, len);
 		mm2s_read(b, c, copy, buf, len);
 		buf = copy;
 	}
-	vb_sink_push(b, buf, len, e->eof, t_first, e->t_last);
-	if (b->cfg.loopback)
-		vb_source_push(b, buf, len, e->eof, e->t_last);
+	vb_stream_push(&b->tx, buf, len, e->eof, t_first, e->t_last);
 }

@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "dma.h"
+#include "dma/regs.h"
 
 /* Register index within a channel's block (byte offset / 4). */
 enum vb_dma_reg {
@@ -263,6 +263,9 @@ const struct vb_device_ops vb_axidma_ops = {
 	.read = ops_read,
 	.write = ops_write,
 	.reset = ops_reset,
+};
+
+const struct vb_timed_ops vb_axidma_timed = {
 	.next_event = ops_next_event,
 	.step = ops_step,
 };

@@ -18,7 +18,7 @@
  */
 #include <string.h>
 
-#include "dma.h"
+#include "dma/s2mm.h"
 #include "mem/coherency.h"
 
 static uint64_t beats(const vb_board *b, uint64_t bytes)
@@ -121,7 +121,7 @@ enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, str
 		return VB_S2MM_BUSY;
 	}
 	cap = c->bd_len - c->filled;
-	avail = vb_source_next_time(b, cap, t);
+	avail = b->rx.next_time(b->rx.dev, cap, t);
 
 	if (c->bd_eof || cap == 0) {
 		/* Buffer full without TLAST: the packet continues into the next BD,
@@ -144,19 +144,19 @@ enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, str
 	addr = (vb_sg(b) ? vb_bd_buffer(b, &c->bd) : c->addr) + c->filled;
 	acc = vb_dma_access(b, addr, vb_keyhole(c) ? b->data_bytes : cap, &host);
 	if (acc != VB_ACC_OK) {
-		uint8_t *sink = vb_scratch(b, cap);
-		vb_source_take(b, sink, cap, t, &last); /* the beats are consumed and lost */
+		uint8_t *sink = vb_scratch_get(&b->scratch, cap);
+		b->rx.take(b->rx.dev, sink, cap, t, &last); /* the beats are consumed and lost */
 		vb_report_data_error(r, c->bd_addr, vb_access_sr_bit(acc), vb_access_bd_bit(acc), c->filled);
 		return VB_S2MM_STOPPED;
 	}
 	if (vb_keyhole(c)) {
-		uint8_t *tmp = vb_scratch(b, cap);
-		got = vb_source_take(b, tmp, cap, t, &last);
+		uint8_t *tmp = vb_scratch_get(&b->scratch, cap);
+		got = b->rx.take(b->rx.dev, tmp, cap, t, &last);
 		if (got)
 			memcpy(host, tmp + ((got - 1) / b->data_bytes) * b->data_bytes,
 			       got - ((got - 1) / b->data_bytes) * b->data_bytes);
 	} else {
-		got = vb_source_take(b, host, cap, t, &last);
+		got = b->rx.take(b->rx.dev, host, cap, t, &last);
 	}
 	VB_COH_DMA(b, addr, vb_keyhole(c) && got > b->data_bytes ? b->data_bytes : got, true, t);
 	if (got && c->filled == 0 && c->packet_sof)

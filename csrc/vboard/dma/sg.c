@@ -22,7 +22,7 @@
  */
 #include <string.h>
 
-#include "dma.h"
+#include "dma/sg.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -246,9 +246,9 @@ void vb_sg_mm2s_kick(vb_board *b, struct vb_chan *c)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	memset(p, 0, sizeof(*p));
-	p->stream_free = p->ar_free = p->t_floor = b->now;
+	p->stream_free = p->ar_free = p->t_floor = b->sched.now;
 	c->first_after_kick = true;
-	fetch_start(b, c, b->now);
+	fetch_start(b, c, b->sched.now);
 }
 
 /* The tail moved while busy: resume fetching if the old tail stopped it. */
@@ -260,7 +260,7 @@ void vb_sg_mm2s_tail_moved(vb_board *b, struct vb_chan *c)
 	    vb_qat(p, p->count - 1)->addr != c->taildesc) {
 		p->fetch_stop = false;
 		if (may_fetch(b, c))
-			fetch_start(b, c, b->now);
+			fetch_start(b, c, b->sched.now);
 	}
 }
 
@@ -316,7 +316,7 @@ void vb_sg_mm2s_simple(vb_board *b, struct vb_chan *c)
 	enum vb_access acc;
 
 	memset(p, 0, sizeof(*p));
-	p->stream_free = p->ar_free = p->t_floor = b->now;
+	p->stream_free = p->ar_free = p->t_floor = b->sched.now;
 	p->fetch_stop = true;
 	e = vb_qat(p, 0);
 	p->count = 1;
@@ -324,7 +324,7 @@ void vb_sg_mm2s_simple(vb_board *b, struct vb_chan *c)
 	e->buf = c->addr;
 	e->len = c->length;
 	e->eof = true;
-	e->t_cmd = b->now + b->lat.tail_to_sg_ar;
+	e->t_cmd = b->sched.now + b->lat.tail_to_sg_ar;
 	e->t_first = e->t_last = e->t_wb = VB_NO_TIME;
 	acc = vb_dma_access(b, e->buf, vb_keyhole(c) ? b->data_bytes : e->len, &host);
 	if (acc != VB_ACC_OK)

@@ -6,26 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "dma/stream.h"
+#include "base/grow.h"
 
 /* ---- MM2S sink ---------------------------------------------------------- */
 
 /* The open packet does not fit (cap or host memory): forget its bytes, keep counting it. */
-static void sink_drop_open(vb_board *b, struct vb_sink *s)
+static void sink_drop_open(struct vb_sink *s)
 {
-	if (b->cfg.sink_record)
+	if (s->record)
 		s->used = s->open_start;
 	s->open_dropped = true;
 }
 
-static uint64_t sink_cap(const vb_board *b)
-{
-	return b->cfg.sink_max_bytes ? b->cfg.sink_max_bytes : VB_SINK_MAX_BYTES;
-}
 
-static bool sink_keep_bytes(vb_board *b, struct vb_sink *s, const uint8_t *data, uint64_t len)
+static bool sink_keep_bytes(struct vb_sink *s, const uint8_t *data, uint64_t len)
 {
-	if (s->used + len > sink_cap(b) || !vb_sink_log_fit(&s->log, sink_cap(b), s->used + len))
+	if (s->used + len > s->cap || !vb_sink_log_fit(&s->log, s->cap, s->used + len))
 		return false;
 	vb_sink_log_write(&s->log, s->used, data, len);
 	s->used += len;
@@ -46,13 +43,12 @@ static bool sink_room_for_packet(struct vb_sink *s)
 	return true;
 }
 
-static void sink_close(vb_board *b, uint64_t t_last, bool cut);
+static void sink_close(struct vb_sink *s, uint64_t t_last, bool cut);
 
-void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
+void vb_sink_push(void *dev, const uint8_t *data, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
 {
-	struct vb_sink *s = &b->sink;
+	struct vb_sink *s = dev;
 
-	vb_csm_stream(b, len, last, t_first, t_last);
 	if (!s->open) {
 		s->open = true;
 		s->open_dropped = false;
@@ -61,21 +57,19 @@ void vb_sink_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uin
 		s->open_first_ps = t_first;
 	}
 	s->open_len += len;
-	if (b->cfg.sink_record && !s->open_dropped && !sink_keep_bytes(b, s, data, len))
-		sink_drop_open(b, s);
+	if (s->record && !s->open_dropped && !sink_keep_bytes(s, data, len))
+		sink_drop_open(s);
 	s->last_beat_ps = t_last;
 	if (last)
-		sink_close(b, t_last, false);
+		sink_close(s, t_last, false);
 }
 
 /* The open packet ends: by its TLAST, or cut short by a reset (`cut`). */
-static void sink_close(vb_board *b, uint64_t t_last, bool cut)
+static void sink_close(struct vb_sink *s, uint64_t t_last, bool cut)
 {
-	struct vb_sink *s = &b->sink;
-
 	s->open = false;
 	if (!s->open_dropped && !sink_room_for_packet(s))
-		sink_drop_open(b, s);
+		sink_drop_open(s);
 	if (s->open_dropped) {
 		s->overflow_packets++;
 		s->overflow_bytes += s->open_len;
@@ -83,13 +77,13 @@ static void sink_close(vb_board *b, uint64_t t_last, bool cut)
 			s->overflow_logged = true;
 			fprintf(stderr, "sgdma virtual board: MM2S sink full (%llu bytes / %llu packets kept at most, "
 				"or no host memory): further packets are counted, not kept; clear the sink\n",
-				(unsigned long long)sink_cap(b),
+				(unsigned long long)s->cap,
 				(unsigned long long)VB_SINK_MAX_PACKETS);
 		}
 		return;
 	}
 	s->pkts[s->n++] = (struct vb_packet){
-		.offset = b->cfg.sink_record ? s->open_start : 0,
+		.offset = s->record ? s->open_start : 0,
 		.length = s->open_len,
 		.t_first_ps = s->open_first_ps,
 		.t_last_ps = t_last,
@@ -97,36 +91,12 @@ static void sink_close(vb_board *b, uint64_t t_last, bool cut)
 	};
 }
 
-void vb_sink_overflow(vb_board *b, uint64_t *packets, uint64_t *bytes)
-{
-	vb_sync(b);
-	*packets = b->sink.overflow_packets;
-	*bytes = b->sink.overflow_bytes;
-}
-
-size_t vb_sink_count(vb_board *b) { vb_sync(b); return b->sink.n; }
-
-const struct vb_packet *vb_sink_packet(vb_board *b, size_t i)
-{
-	return i < b->sink.n ? &b->sink.pkts[i] : NULL;
-}
-
-const uint8_t *vb_sink_data(vb_board *b) { return b->sink.log.data; }
-
-uint64_t vb_sink_open_bytes(vb_board *b)
-{
-	vb_sync(b);
-	return b->sink.open ? b->sink.open_len : 0;
-}
-
 /* Drops recorded packets; an open packet keeps its bytes so TLAST still
  * delimits it correctly.  The log's pages beyond a small head go back to the
  * host, so a long sweep that records and clears holds no more than a trial. */
-void vb_sink_clear(vb_board *b)
+void vb_sink_drop_kept(struct vb_sink *s)
 {
-	struct vb_sink *s = &b->sink;
-	vb_sync(b);
-	if (s->open && b->cfg.sink_record && !s->open_dropped) {
+	if (s->open && s->record && !s->open_dropped) {
 		uint64_t n = s->used - s->open_start;
 		memmove(s->log.data, s->log.data + s->open_start, n);
 		s->used = n;
@@ -141,9 +111,8 @@ void vb_sink_clear(vb_board *b)
 /* ---- S2MM source -------------------------------------------------------- */
 
 /* 0, or -1 when the host has no memory for the bytes (they are counted in lost_bytes). */
-int vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, uint64_t t)
+int vb_source_push(struct vb_source *q, const uint8_t *data, uint64_t len, bool last, uint64_t t)
 {
-	struct vb_source *q = &b->src;
 	struct vb_chunk *c;
 	uint8_t *copy = malloc(len ? (size_t)len : 1);
 
@@ -174,7 +143,7 @@ int vb_source_push(vb_board *b, const uint8_t *data, uint64_t len, bool last, ui
 	q->count++;
 	q->pending += len;
 	if (q->arrived)
-		q->arrived(b, t);
+		q->arrived(q->arrived_ctx, t);
 	return 0;
 lost:
 	if (!q->lost_bytes)
@@ -184,11 +153,10 @@ lost:
 	return -1;
 }
 
-int vb_source_send(vb_board *b, const void *data, size_t len, bool last)
+/* Software's bytes, available now; a TLAST alone marks the last queued byte. */
+int vb_source_queue(struct vb_source *q, uint64_t now, const void *data, size_t len, bool last)
 {
-	struct vb_source *q = &b->src;
 
-	vb_sync(b);
 	if (len == 0) {
 		/* A TLAST needs a beat: attach it to the last queued byte. */
 		if (!last || q->count == 0)
@@ -196,29 +164,20 @@ int vb_source_send(vb_board *b, const void *data, size_t len, bool last)
 		q->q[(q->head + q->count - 1) % q->cap].last = true;
 		return 0;
 	}
-	if (vb_source_push(b, data, len, last, b->now) < 0)
-		return -1;
-	vb_sync(b);
-	return 0;
+	return vb_source_push(q, data, len, last, now) < 0 ? -1 : 0;
 }
 
-uint64_t vb_source_pending(vb_board *b) { vb_sync(b); return b->src.pending; }
-
-uint64_t vb_source_next_time(vb_board *b, uint64_t need, uint64_t t)
+uint64_t vb_source_next_time(struct vb_source *q, uint64_t need, uint64_t t)
 {
-	const struct vb_source *q = &b->src;
-	if (vb_adc_feeding(b))
-		return vb_adc_next_time(b, need, t);
+	(void)need;   /* software's chunks are whole: the first one is all there is to wait for */
+	(void)t;
 	return q->count ? q->q[q->head].t_avail : VB_NO_TIME;
 }
 
-uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last)
+uint64_t vb_source_take(struct vb_source *q, uint8_t *dst, uint64_t max, uint64_t t, bool *last)
 {
-	struct vb_source *q = &b->src;
 	uint64_t got = 0;
 
-	if (vb_adc_feeding(b))
-		return vb_adc_take(b, dst, max, t, last);
 	*last = false;
 	while (got < max && q->count) {
 		struct vb_chunk *c = &q->q[q->head];
@@ -244,33 +203,33 @@ uint64_t vb_source_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, boo
 	return got;
 }
 
-/*
- * PG021 drives mm2s_prmry_reset_out_n and s2mm_prmry_reset_out_n low during a soft reset; the model wires
- * both to the stream endpoints, as a design that follows the product guide does.  So a reset:
- *  - closes the sink's open packet (no TLAST yet) as a cut packet, reported as such, so the next packet
- *    never merges into it;
- *  - empties the S2MM source queue (the loopback wire and software-fed bytes not yet taken), so no stale
- *    bytes of an interrupted transfer reach the next one.
- * The ADC producer (adc.c) is a separate PL block with its own start/stop and is not on this reset.
- */
-void vb_stream_reset(vb_board *b)
+/* The DMA's reset outputs (machine.c wires them here): the sink's open packet
+ * (no TLAST yet) closes as a cut packet, so the next never merges into it; the
+ * source's queued bytes are lost, so none of an interrupted transfer reaches
+ * the next one. */
+void vb_sink_cut(struct vb_sink *s)
 {
-	struct vb_source *q = &b->src;
+	if (s->open)
+		sink_close(s, s->last_beat_ps, true);
+}
 
-	if (b->sink.open)
-		sink_close(b, b->sink.last_beat_ps, true);
+void vb_source_drop(struct vb_source *q)
+{
 	for (size_t i = 0; i < q->count; i++)
 		free(q->q[(q->head + i) % q->cap].data);
 	q->head = q->count = 0;
 	q->pending = 0;
 }
 
-void vb_stream_fini(vb_board *b)
+void vb_sink_fini(struct vb_sink *s)
 {
-	struct vb_source *q = &b->src;
+	vb_sink_log_free(&s->log);
+	free(s->pkts);
+}
+
+void vb_source_fini(struct vb_source *q)
+{
 	for (size_t i = 0; i < q->count; i++)
 		free(q->q[(q->head + i) % q->cap].data);
 	free(q->q);
-	vb_sink_log_free(&b->sink.log);
-	free(b->sink.pkts);
 }

@@ -462,24 +462,23 @@ static unsigned event(vb_board *b, enum event ev, uint64_t addr, uint64_t len, u
 	return n;
 }
 
-void vb_coherency_cpu_access(vb_board *b, uint64_t addr, uint64_t len, bool write)
+bool vb_coherency_watching(const vb_board *b) { return b->coh && b->coh->active; }
+
+void vb_coherency_cpu_event(vb_board *b, uint64_t addr, uint64_t len, bool write)
 {
-	if (!b->coh || !b->coh->active || !len)
-		return;
-	vb_sync(b);              /* the DMA's work up to now happened before this access */
-	event(b, write ? EV_CPU_WRITE : EV_CPU_READ, addr, len, b->now);
+	event(b, write ? EV_CPU_WRITE : EV_CPU_READ, addr, len, b->sched.now);
 }
 
 void vb_coherency_clean(vb_board *b, uint64_t addr, uint64_t len)
 {
 	if (b->coh && b->coh->active && len)
-		event(b, EV_CLEAN, addr, len, b->now);
+		event(b, EV_CLEAN, addr, len, b->sched.now);
 }
 
 void vb_coherency_invalidate(vb_board *b, uint64_t addr, uint64_t len)
 {
 	if (b->coh && b->coh->active && len)
-		event(b, EV_INVALIDATE, addr, len, b->now);
+		event(b, EV_INVALIDATE, addr, len, b->sched.now);
 }
 
 void vb_coherency_dma_slow(vb_board *b, uint64_t addr, uint64_t len, bool write, uint64_t t)

@@ -90,7 +90,9 @@ bool vb_coherency_speculative(const vb_board *b);
 
 /* The CPU's loads (write = false) and stores of [addr, addr+len): software
  * (the transport layer) tells the checker, the model cannot see them. */
-void vb_coherency_cpu_access(vb_board *b, uint64_t addr, uint64_t len, bool write);
+void vb_coherency_cpu_access(vb_board *b, uint64_t addr, uint64_t len, bool write);   /* api.c: syncs first */
+bool vb_coherency_watching(const vb_board *b);
+void vb_coherency_cpu_event(vb_board *b, uint64_t addr, uint64_t len, bool write);
 /* Cache maintenance; vb_cache_clean / vb_cache_invalidate call these. */
 void vb_coherency_clean(vb_board *b, uint64_t addr, uint64_t len);
 void vb_coherency_invalidate(vb_board *b, uint64_t addr, uint64_t len);
@@ -113,7 +115,7 @@ const char *vb_coherency_kind_name(enum vb_coh_kind k);   /* "UNCLEANED_READ", .
 const char *vb_coherency_what(enum vb_coh_kind k);        /* what happened, in words */
 const char *vb_coherency_missing_call(enum vb_coh_kind k);/* the call that was missing */
 
-/* board.c */
+/* machine.c: created and freed with the board */
 int vb_coherency_init(vb_board *b);
 void vb_coherency_fini(vb_board *b);
 

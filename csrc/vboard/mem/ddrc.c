@@ -59,9 +59,9 @@ void vb_ddrc_init(vb_board *b)
 	if (!c->clk_ps)
 		c->clk_ps = 1;
 	for (unsigned i = 0; i < VB_PORT_COUNT; i++)
-		c->last_grant[i][0] = c->last_grant[i][1] = b->now;
+		c->last_grant[i][0] = c->last_grant[i][1] = b->sched.now;
 	for (unsigned s = 0; s < VB_STORE_COUNT; s++)
-		c->store_last[s] = b->now;
+		c->store_last[s] = b->sched.now;
 }
 
 /* ---- the arbiter's predicates (scheme 1) ----------------------------------- */

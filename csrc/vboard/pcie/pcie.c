@@ -43,7 +43,7 @@ int vb_pcie_create(vb_board *b, char *err, size_t errlen)
 		p->dma[s].side = (enum pd_side)s;
 	}
 	b->pcie = p;
-	vb_pcie_reseed(b, b->now);
+	vb_pcie_reseed(b, b->sched.now);
 	return 0;
 }
 
@@ -55,7 +55,7 @@ void vb_pcie_reseed(vb_board *b, uint64_t t0)
 	/* the EP DDR's refresh phase is independent of the PS DDR's; taken from the
 	 * seeded generator's state without drawing, so the board's other random
 	 * streams stay as they are without [pcie] */
-	uint64_t refi = vb_ns(p->prm.ep_dram.trefi_ns), r = (b->rng[2] ^ (b->rng[3] >> 7)) * 0x9E3779B97F4A7C15ull;
+	uint64_t refi = vb_ns(p->prm.ep_dram.trefi_ns), r = (b->rng.s[2] ^ (b->rng.s[3] >> 7)) * 0x9E3779B97F4A7C15ull;
 	vb_dram_init(&p->ep_dram, &p->prm.ep_dram, t0 + (refi ? r % refi : 0));
 	p->ep_last_arrive = p->ep_port_free = t0;
 	pd_link_init(p);
@@ -78,18 +78,19 @@ static uint32_t root_read(void *dev, uint64_t off) { return pd_dma_read(dev, off
 static void root_write(void *dev, uint64_t off, uint32_t v)
 {
 	struct vb_psdma *d = dev;
-	pd_dma_write(d, off, v, d->p->b->now);
+	pd_dma_write(d, off, v, d->p->b->sched.now);
 }
 
 /* The host reads an endpoint register across the link: a non-posted read,
- * so the CPU stalls for the round trip (MRd down, bridge, CplD up). */
+ * so the CPU stalls for the round trip (MRd down, bridge, CplD up); the CPU
+ * takes the answer's time from the bus. */
 static uint32_t ep_read(void *dev, uint64_t off)
 {
 	struct vb_psdma *d = dev;
 	struct vb_pcie *p = d->p;
 	uint64_t a = p->prm.bar0 + off;
-	uint64_t t = pd_tlp(p, PD_DOWN, p->b->now, 0, a) + p->ep_ps;
-	p->b->now = pd_tlp(p, PD_UP, t, 4, a);
+	uint64_t t = pd_tlp(p, PD_DOWN, p->b->sched.now, 0, a) + p->ep_ps;
+	p->b->bus.answer_at = pd_tlp(p, PD_UP, t, 4, a);
 	return pd_dma_read(d, off);
 }
 
@@ -98,10 +99,10 @@ static void ep_write(void *dev, uint64_t off, uint32_t v)
 {
 	struct vb_psdma *d = dev;
 	struct vb_pcie *p = d->p;
-	uint64_t t = pd_tlp(p, PD_DOWN, p->b->now, 4, p->prm.bar0 + off) + p->ep_ps;
+	uint64_t t = pd_tlp(p, PD_DOWN, p->b->sched.now, 4, p->prm.bar0 + off) + p->ep_ps;
 	if (t > d->doorbell_at)
 		d->doorbell_at = t;
-	pd_dma_write(d, off, v, p->b->now);
+	pd_dma_write(d, off, v, p->b->sched.now);
 }
 
 static void dma_reset(void *dev) { pd_dma_reset(dev); }
@@ -110,12 +111,11 @@ static void dma_step(void *dev, uint64_t t) { pd_dma_step(dev, t); }
 
 const struct vb_device_ops vb_psdma_root_ops = {
 	.name = "PS-PCIe DMA (root port)", .read = root_read, .write = root_write, .reset = dma_reset,
-	.next_event = dma_next, .step = dma_step,
 };
 const struct vb_device_ops vb_psdma_ep_ops = {
 	.name = "endpoint DMA (BAR0)", .read = ep_read, .write = ep_write, .reset = dma_reset,
-	.next_event = dma_next, .step = dma_step,
 };
+const struct vb_timed_ops vb_psdma_timed = { .next_event = dma_next, .step = dma_step };
 
 void *vb_pcie_engine(vb_board *b, int side) { return b->pcie ? &b->pcie->dma[side] : NULL; }
 
@@ -180,7 +180,7 @@ bool vb_pcie_irq(vb_board *b, int side, unsigned chan, uint64_t *t_irq)
 
 	if (t_irq)
 		*t_irq = c->t_irq;
-	return (ctl & PSDMA_INTR_ENABLE) && (st & en) && b->now >= c->t_irq;
+	return (ctl & PSDMA_INTR_ENABLE) && (st & en) && b->sched.now >= c->t_irq;
 }
 
 bool vb_pcie_last_error(vb_board *b, struct vb_pcie_error *out)
@@ -199,6 +199,6 @@ bool vb_pcie_last_error(vb_board *b, struct vb_pcie_error *out)
 
 void vb_pcie_clear_error(vb_board *b) { b->pcie->err.valid = false; }
 uint64_t vb_pcie_guest_errors(vb_board *b) { return b->pcie->guest_errors; }
-const struct vb_pcie_params *vb_pcie_params(vb_board *b) { return &b->pcie->prm; }
+const struct vb_pcie_params *vb_pcie_params_of(vb_board *b) { return &b->pcie->prm; }
 
 void vb_pcie_set_trained(vb_board *b, bool up) { b->pcie->prm.trained = up; }

@@ -40,7 +40,7 @@ bool vb_pcie_irq(vb_board *b, int side, unsigned chan, uint64_t *t_irq);
 bool vb_pcie_last_error(vb_board *b, struct vb_pcie_error *out);
 void vb_pcie_clear_error(vb_board *b);
 uint64_t vb_pcie_guest_errors(vb_board *b);
-const struct vb_pcie_params *vb_pcie_params(vb_board *b);
+const struct vb_pcie_params *vb_pcie_params_of(vb_board *b);
 void vb_pcie_set_trained(vb_board *b, bool up);
 
 #endif

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/grow.h"
+#include "base/time.h"
+#include "pl/adc.h"
 
 static uint64_t produced_by(const struct vb_adc *a, uint64_t t)
 {
@@ -43,9 +45,8 @@ static void push_run(struct vb_adc *a, uint64_t first, uint64_t count)
 }
 
 /* Bring the FIFO up to time t. */
-static void adc_advance(vb_board *b, uint64_t t)
+static void adc_advance(struct vb_adc *a, uint64_t t)
 {
-	struct vb_adc *a = &b->adc;
 	uint64_t now = produced_by(a, t), n, room;
 
 	if (now <= a->produced)
@@ -78,39 +79,40 @@ static void adc_advance(vb_board *b, uint64_t t)
 	a->produced = now;
 }
 
-void vb_adc_start(vb_board *b, double rate_sps, unsigned sample_bytes, uint64_t fifo_bytes, uint64_t packet_bytes)
+void vb_adc_clear(struct vb_adc *a)
 {
-	struct vb_adc *a = &b->adc;
 	free(a->drops);
 	memset(a, 0, sizeof(*a));
-	vb_sync(b);
+}
+
+void vb_adc_arm(struct vb_adc *a, uint64_t now, double rate_sps, unsigned sample_bytes, uint64_t fifo_bytes,
+		uint64_t packet_bytes)
+{
 	a->active = true;
 	a->ps_per_sample = 1e12 / rate_sps;
 	a->sample_bytes = sample_bytes;
 	a->fifo_samples = fifo_bytes / sample_bytes ? fifo_bytes / sample_bytes : 1;
 	a->packet_samples = packet_bytes / sample_bytes;
 	a->chunk_samples = a->fifo_samples / 2 ? a->fifo_samples / 2 : 1;
-	a->t0 = b->now;
+	a->t0 = now;
 }
 
-void vb_adc_stop(vb_board *b)
+void vb_adc_halt(struct vb_adc *a, uint64_t now)
 {
-	vb_sync(b);
-	adc_advance(b, b->now);
-	b->adc.active = false;
-	b->adc.t_stop = b->now;
+	adc_advance(a, now);
+	a->active = false;
+	a->t_stop = now;
 }
 
-void vb_adc_fini(vb_board *b) { free(b->adc.drops); }
+void vb_adc_fini(struct vb_adc *a) { free(a->drops); }
 
-const struct vb_adc *vb_adc_state(vb_board *b)
+const struct vb_adc *vb_adc_observe(struct vb_adc *a, uint64_t now)
 {
-	vb_sync(b);
-	adc_advance(b, b->now);
-	return &b->adc;
+	adc_advance(a, now);
+	return a;
 }
 
-bool vb_adc_feeding(const vb_board *b) { return b->adc.active || b->adc.level; }
+bool vb_adc_feeding(const struct vb_adc *a) { return a->active || a->level; }
 
 static uint64_t to_packet_end(const struct vb_adc *a)
 {
@@ -118,12 +120,11 @@ static uint64_t to_packet_end(const struct vb_adc *a)
 }
 
 /* When at least min(need, chunk, rest of the packet) bytes will be in the FIFO. */
-uint64_t vb_adc_next_time(vb_board *b, uint64_t need_bytes, uint64_t t)
+uint64_t vb_adc_next_time(struct vb_adc *a, uint64_t need_bytes, uint64_t t)
 {
-	struct vb_adc *a = &b->adc;
 	uint64_t need = need_bytes / a->sample_bytes, target;
 
-	adc_advance(b, t);
+	adc_advance(a, t);
 	if (need > a->chunk_samples)
 		need = a->chunk_samples;
 	if (need > to_packet_end(a))
@@ -139,12 +140,11 @@ uint64_t vb_adc_next_time(vb_board *b, uint64_t need_bytes, uint64_t t)
 }
 
 /* Up to max bytes of samples available at t into dst (counter pattern). */
-uint64_t vb_adc_take(vb_board *b, uint8_t *dst, uint64_t max, uint64_t t, bool *last)
+uint64_t vb_adc_take(struct vb_adc *a, uint8_t *dst, uint64_t max, uint64_t t, bool *last)
 {
-	struct vb_adc *a = &b->adc;
 	uint64_t n = max / a->sample_bytes, done = 0;
 
-	adc_advance(b, t);
+	adc_advance(a, t);
 	if (n > a->level)
 		n = a->level;
 	if (n > to_packet_end(a))

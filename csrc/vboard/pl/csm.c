@@ -17,17 +17,16 @@
  * (rtl/sgdma_csm.v) counts, clock for clock.
  */
 #include "sgdma/csm.h"
-#include "internal.h"
+#include "pl/csm.h"
 
-static uint32_t clocks_between(const vb_board *b, uint64_t from, uint64_t to)
+static uint32_t clocks_between(const struct vb_csm *m, uint64_t from, uint64_t to)
 {
-	uint64_t a = vb_edge_index(b, from), z = vb_edge_index(b, to);
+	uint64_t a = vb_edge_index(m->clk, from), z = vb_edge_index(m->clk, to);
 	return z > a ? (uint32_t)(z - a) : 0;
 }
 
-void vb_csm_control(vb_board *b, uint32_t old, uint32_t now)
+void vb_csm_control(struct vb_csm *m, uint32_t old, uint32_t now)
 {
-	struct vb_csm *m = &b->csm;
 	uint32_t rose = now & ~old, fell = old & ~now;
 
 	if (now & CSM_CTL_RESET) {
@@ -37,11 +36,11 @@ void vb_csm_control(vb_board *b, uint32_t old, uint32_t now)
 	}
 	if (fell & CSM_CTL_RESET) {
 		m->state = CSM_STATE_WAIT_START;
-		m->t_reset = b->now;
+		m->t_reset = m->sched->now;
 	}
 	if ((rose & CSM_CTL_START) && m->state == CSM_STATE_WAIT_START) {
-		m->setup = clocks_between(b, m->t_reset, b->now);
-		m->t_start = b->now;
+		m->setup = clocks_between(m, m->t_reset, m->sched->now);
+		m->t_start = m->sched->now;
 		m->t_first = VB_NO_TIME;
 		m->state = CSM_STATE_MM2S;
 	}
@@ -49,37 +48,34 @@ void vb_csm_control(vb_board *b, uint32_t old, uint32_t now)
 		m->state = CSM_STATE_IDLE;
 }
 
-void vb_csm_stream(vb_board *b, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
+void vb_csm_stream(struct vb_csm *m, uint64_t len, bool last, uint64_t t_first, uint64_t t_last)
 {
-	struct vb_csm *m = &b->csm;
 	uint32_t want = m->expected_beats;
 
 	if (m->state != CSM_STATE_MM2S)
 		return;
 	if (m->t_first == VB_NO_TIME) {
 		m->t_first = t_first;
-		m->latency = clocks_between(b, m->t_start, t_first);
+		m->latency = clocks_between(m, m->t_start, t_first);
 	}
 	/* only a packet's last BD may end in a partial beat: count per push */
-	m->beats += (uint32_t)((len + b->data_bytes - 1) / b->data_bytes);
+	m->beats += (uint32_t)((len + m->data_bytes - 1) / m->data_bytes);
 	if ((want && m->beats >= want) || (!want && last)) {
 		/* inclusive: n back-to-back beats count n clocks */
-		m->throughput = clocks_between(b, m->t_first, t_last) + 1;
+		m->throughput = clocks_between(m, m->t_first, t_last) + 1;
 		m->state = CSM_STATE_DONE;
 	}
 }
 
-uint32_t vb_csm_status(const vb_board *b)
+uint32_t vb_csm_status(const struct vb_csm *m)
 {
-	const struct vb_csm *m = &b->csm;
 	return (m->state == CSM_STATE_WAIT_START ? CSM_STS_READY : 0) |
 	       (m->state == CSM_STATE_DONE ? CSM_STS_DONE : 0) |
 	       SG_FIELD_PREP(CSM_STS_STATE, m->state);
 }
 
-uint32_t vb_csm_counter(const vb_board *b, uint32_t control)
+uint32_t vb_csm_counter(const struct vb_csm *m, uint32_t control)
 {
-	const struct vb_csm *m = &b->csm;
 	switch (SG_FIELD_GET(CSM_CTL_SEL, control)) {
 	case CSM_SEL_SETUP: return m->setup;
 	case CSM_SEL_LATENCY: return m->latency;
@@ -88,12 +84,4 @@ uint32_t vb_csm_counter(const vb_board *b, uint32_t control)
 	}
 }
 
-bool vb_run_until_csm_done(vb_board *b, uint64_t limit_ps)
-{
-	uint64_t end = b->now > UINT64_MAX - limit_ps ? UINT64_MAX : b->now + limit_ps;
-
-	vb_sync(b);
-	while (b->csm.state != CSM_STATE_DONE && vb_step_next(b, end))
-		;
-	return b->csm.state == CSM_STATE_DONE;
-}
+bool vb_csm_done(const struct vb_csm *m) { return m->state == CSM_STATE_DONE; }

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/grow.h"
+#include "pl/dac.h"
 
-void vb_dac_configure(vb_board *b, uint64_t beat_ps, uint64_t lead_ps, uint32_t fifo_beats)
+void vb_dac_setup(struct vb_dac *d, uint64_t beat_ps, uint64_t lead_ps, uint32_t fifo_beats)
 {
-	struct vb_dac *d = &b->dac;
 	free(d->underflows);
 	free(d->misses);
 	memset(d, 0, sizeof(*d));
@@ -29,16 +29,10 @@ void vb_dac_configure(vb_board *b, uint64_t beat_ps, uint64_t lead_ps, uint32_t 
 	d->fifo_beats = fifo_beats ? fifo_beats : 1;
 }
 
-void vb_dac_fini(vb_board *b)
+void vb_dac_fini(struct vb_dac *d)
 {
-	free(b->dac.underflows);
-	free(b->dac.misses);
-}
-
-const struct vb_dac *vb_dac_state(vb_board *b)
-{
-	vb_sync(b);
-	return &b->dac;
+	free(d->underflows);
+	free(d->misses);
 }
 
 static uint64_t due(const struct vb_dac *d, uint64_t beat) { return d->t0 + beat * d->beat_ps; }
@@ -56,11 +50,11 @@ static uint64_t due(const struct vb_dac *d, uint64_t beat) { return d->t0 + beat
  * Those beats then need no per-beat test: the burst's middle is skipped in one step,
  * exactly (each beat's edge is still computed when the PL trace records it).
  */
-static inline bool fifo_bound_middle(const vb_board *b, const struct vb_dac *d, uint64_t j_end)
+static inline bool fifo_bound_middle(const struct vb_clock *clk, const struct vb_dac *d, uint64_t j_end)
 {
 	double step = (double)d->beat_ps;
-	return step >= b->clk_ps + 4.0 && (double)d->fifo_beats * step >= b->clk_ps + 4.0 &&
-	       due(d, j_end) < b->edge_exact_end;
+	return step >= clk->ps + 4.0 && (double)d->fifo_beats * step >= clk->ps + 4.0 &&
+	       due(d, j_end) < clk->exact_end;
 }
 
 /* Timing of n beats ready from `ready` (the last one not before `last_ready`),
@@ -69,11 +63,10 @@ static inline bool fifo_bound_middle(const vb_board *b, const struct vb_dac *d, 
  * Beat by beat and on the clock's edges, as the gateware (rtl/sgdma_dac_stream.v)
  * does it: each beat waits for the edge after the previous one, for FIFO room,
  * and (the last) for its data. */
-void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, bool gate_start, bool eof,
-		  uint64_t *first, uint64_t *last)
+void vb_dac_beats(struct vb_dac *d, const struct vb_clock *clk, struct vb_trace *tr, uint64_t ready,
+		  uint64_t last_ready, uint32_t n, bool gate_start, bool eof, uint64_t *first, uint64_t *last)
 {
-	struct vb_dac *d = &b->dac;
-	uint64_t k = vb_edge_index(b, ready), k_data = vb_edge_index(b, last_ready), t = 0;
+	uint64_t k = vb_edge_index(clk, ready), k_data = vb_edge_index(clk, last_ready), t = 0;
 
 	for (uint32_t i = 0; i < n; i++, k++) {
 		uint64_t j = d->beats;
@@ -82,12 +75,12 @@ void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, 
 		/* FIFO room: beat j enters once beat j - depth was played */
 		bool held = false;
 		if (j >= d->fifo_beats) {
-			uint64_t k_room = vb_edge_index(b, due(d, j - d->fifo_beats));
+			uint64_t k_room = vb_edge_index(clk, due(d, j - d->fifo_beats));
 			held = k_room >= k && k_room > 0;   /* > 0: not clamped at edge 0 */
 			if (k_room > k)
 				k = k_room;
 		}
-		t = vb_edge_time(b, k);
+		t = vb_edge_time(clk, k);
 		if (!d->started) {
 			d->started = true;
 			d->t0 = d->t0_nominal = t + d->lead_ps;
@@ -117,18 +110,18 @@ void vb_dac_beats(vb_board *b, uint64_t ready, uint64_t last_ready, uint32_t n, 
 			}
 		}
 		d->beats++;
-		vb_trace_beat(b, t, eof && i == n - 1);
+		vb_trace_beat(tr, t, eof && i == n - 1);
 		if (i == 0)
 			*first = t;
 #ifndef VB_DAC_NO_SHORTCUTS   /* tests/c/dac_shortcuts.c: the same answers without it */
 		/* beats i+1 .. n-2 held back by the FIFO like this one: one step (the last beat waits for data) */
-		if (held && i + 2 < n && fifo_bound_middle(b, d, d->beats + (n - 2 - i))) {
+		if (held && i + 2 < n && fifo_bound_middle(clk, d, d->beats + (n - 2 - i))) {
 			uint64_t skip = n - 2 - i;
-			for (uint64_t s = 0; b->trace.on && s < skip; s++)
-				vb_trace_beat(b, vb_edge_time(b, vb_edge_index(b, due(d, d->beats + s - d->fifo_beats))),
+			for (uint64_t s = 0; tr->on && s < skip; s++)
+				vb_trace_beat(tr, vb_edge_time(clk, vb_edge_index(clk, due(d, d->beats + s - d->fifo_beats))),
 					      false);
 			d->beats += skip;
-			k = vb_edge_index(b, due(d, d->beats - 1 - d->fifo_beats));
+			k = vb_edge_index(clk, due(d, d->beats - 1 - d->fifo_beats));
 			i += (uint32_t)skip;
 		}
 #else

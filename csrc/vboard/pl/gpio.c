@@ -6,7 +6,7 @@
  * the PL side ignores CPU writes.
  */
 #include "sgdma/csm.h"
-#include "internal.h"
+#include "pl/gpio.h"
 
 enum { GPIO_DATA = CSM_GPIO_DATA, GPIO_TRI = 0x4, GPIO2_DATA = CSM_GPIO2_DATA, GPIO2_TRI = 0xC,
        GPIO_GIER = 0x11C, GPIO_ISR = 0x120, GPIO_IER = 0x128 };
@@ -35,35 +35,37 @@ static void block_write(struct vb_gpio *g, uint32_t off, uint32_t value)
 	}
 }
 
-uint32_t vb_gpio_read(vb_board *b, unsigned block, uint32_t off)
+static uint32_t gpio_read(struct vb_gpio *g, uint32_t off)
 {
-	struct vb_gpio *g = &b->gpio[block];
+	unsigned block = g->index;
+
 	if (block == 0 && off == GPIO_DATA)
 		return g->data[0];
 	if (block == 0 && off == GPIO2_DATA)
-		return vb_csm_status(b);
+		return vb_csm_status(g->csm);
 	if (block == 1 && off == GPIO_DATA)
-		return vb_csm_counter(b, b->gpio[0].data[0]);
+		return vb_csm_counter(g->csm, g->a->data[0]);
 	if (block == 1 && off == GPIO2_DATA)
-		return b->csm.expected_beats;
+		return g->csm->expected_beats;
 	if (block == 2 && (off == GPIO_DATA || off == GPIO2_DATA))
 		return g->data[off == GPIO2_DATA];
 	return block_regs(g, off);
 }
 
-void vb_gpio_write(vb_board *b, unsigned block, uint32_t off, uint32_t value)
+static void gpio_write(struct vb_gpio *g, uint32_t off, uint32_t value)
 {
-	struct vb_gpio *g = &b->gpio[block];
+	unsigned block = g->index;
+
 	if (block == 0 && off == GPIO_DATA) {
 		uint32_t old = g->data[0];
 		g->data[0] = value;
-		vb_trace_gpio(b, VB_TRACE_CTL, value);
-		vb_csm_control(b, old, value);
+		vb_trace_gpio(g->trace, g->sched->now, VB_TRACE_CTL, value);
+		vb_csm_control(g->csm, old, value);
 		return;
 	}
 	if (block == 1 && off == GPIO2_DATA) {
-		b->csm.expected_beats = value;
-		vb_trace_gpio(b, VB_TRACE_LEN, value);
+		g->csm->expected_beats = value;
+		vb_trace_gpio(g->trace, g->sched->now, VB_TRACE_LEN, value);
 		return;
 	}
 	if (block == 2 && (off == GPIO_DATA || off == GPIO2_DATA)) {
@@ -77,17 +79,8 @@ void vb_gpio_write(vb_board *b, unsigned block, uint32_t off, uint32_t value)
 
 /* ---- bus glue: one window per block (dev = the block) ---------------------- */
 
-static uint32_t ops_read(void *dev, uint64_t off)
-{
-	struct vb_gpio *g = dev;
-	return vb_gpio_read(g->board, g->index, (uint32_t)off);
-}
-
-static void ops_write(void *dev, uint64_t off, uint32_t v)
-{
-	struct vb_gpio *g = dev;
-	vb_gpio_write(g->board, g->index, (uint32_t)off, v);
-}
+static uint32_t ops_read(void *dev, uint64_t off) { return gpio_read(dev, (uint32_t)off); }
+static void ops_write(void *dev, uint64_t off, uint32_t v) { gpio_write(dev, (uint32_t)off, v); }
 
 const struct vb_device_ops vb_gpio_ops = {
 	.name = "axi_gpio",

@@ -1,15 +1,11 @@
 /*
- * rtio.c - the RTIO event core: timestamp counter, SED lanes with FIFOs, the
- * CRI every initiator drives, output edges, the CSR window and the device ops
- * that time the whole subsystem.  [artiq-rtio.md sec. 1]
+ * rtio.c - the RTIO event core's top: output edges, the CSR window, the device
+ * ops that time the whole subsystem, and its creation.  The SED lanes and the
+ * CRI are rtio_sed.c, the clock arithmetic inlines in rtio_types.h.  [artiq-rtio.md sec. 1]
  *
- * Rules modelled: an event is accepted when its coarse timestamp is at least
- * underflow_margin cycles ahead of the counter (else underflow, not written);
- * it goes into the current lane while coarse timestamps strictly increase,
- * otherwise into the next lane, and if that lane cannot take it either it is a
- * sequence error (discarded, counted, logged).  A full lane holds the write
- * (o_status.wait) until the lane's oldest event has gone out.  Two outputs on
- * one channel in one coarse cycle are a collision (the later is discarded).
+ * A full lane holds the write (o_status.wait) until the lane's oldest event has
+ * gone out.  Two outputs on one channel in one coarse cycle are a collision
+ * (the later is discarded).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,118 +15,6 @@
 #include "pl/rtio.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-
-int64_t rtio_counter_at(const struct vb_rtio *r, uint64_t t_ps)
-{
-	return (int64_t)(t_ps / r->coarse_ps) << r->p.fine_bits;
-}
-
-uint64_t rtio_ps_of_cycles(const struct vb_rtio *r, double cycles)
-{
-	return (uint64_t)(cycles * (double)r->coarse_ps + 0.5);
-}
-
-/* The first RTIO clock edge at or after t. */
-uint64_t rtio_next_edge(const struct vb_rtio *r, uint64_t t_ps)
-{
-	return (t_ps + r->coarse_ps - 1) / r->coarse_ps * r->coarse_ps;
-}
-
-static int64_t coarse(const struct vb_rtio *r, int64_t ts) { return ts >> r->p.fine_bits; }
-
-/* The output time of timestamp ts (fine steps within the coarse cycle). */
-static uint64_t emit_ps(const struct vb_rtio *r, int64_t ts)
-{
-	return ts <= 0 ? 0 : (uint64_t)((double)ts * r->mu_ps + 0.5);
-}
-
-uint64_t rtio_emit_ps(const struct vb_rtio *r, int64_t ts) { return emit_ps(r, ts); }
-
-static bool lane_full(const struct vb_rtio *r, const struct rtio_lane *l) { return l->count >= r->p.fifo_depth; }
-
-static void lane_push(struct vb_rtio *r, struct rtio_lane *l, const struct rtio_event *ev)
-{
-	/* a push changes the earliest head only when it fills an empty lane (ties go to the lower index) */
-	if (r->early_ok && l->count == 0) {
-		int li = (int)(l - r->lane);
-		const struct rtio_lane *e = r->early >= 0 ? &r->lane[r->early] : NULL;
-		if (!e || ev->ts < e->q[e->head].ts || (ev->ts == e->q[e->head].ts && li < r->early))
-			r->early = li;
-	}
-	l->q[(l->head + l->count) % r->p.fifo_depth] = *ev;
-	l->count++;
-	l->last_coarse = coarse(r, ev->ts);
-	r->written++;
-}
-
-/* The lane an event goes to: current while strictly increasing, else the next; -1 = sequence error. */
-static int choose_lane(struct vb_rtio *r, int64_t c)
-{
-	unsigned l = r->cur_lane;
-	if (c > r->lane[l].last_coarse)
-		return (int)l;
-	l = (l + 1) % r->p.lanes;
-	return c > r->lane[l].last_coarse ? (int)l : -1;
-}
-
-static bool underflows(const struct vb_rtio *r, int64_t ts, uint64_t t)
-{
-	return coarse(r, ts) < coarse(r, rtio_counter_at(r, t)) + (int64_t)r->p.underflow_margin;
-}
-
-static void log_guest(const char *what, const struct rtio_event *ev, uint64_t n)
-{
-	if (n <= 3)   /* the core log: the first few of each kind, then only the counters */
-		fprintf(stderr, "sgdma rtio: %s on channel %u at %lld mu (event discarded; %llu so far)\n", what,
-			ev->chan, (long long)ev->ts, (unsigned long long)n);
-}
-
-/* Try to put the event into the SED; sets *lane_out when it must wait. */
-static uint32_t sed_insert(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t, unsigned *lane_out)
-{
-	int l;
-	if (underflows(r, ev->ts, t))
-		return RTIO_O_STATUS_UNDERFLOW;
-	l = choose_lane(r, coarse(r, ev->ts));
-	if (l < 0) {
-		r->sequence_errors++;
-		log_guest("sequence error", ev, r->sequence_errors);
-		return 0;
-	}
-	r->cur_lane = (unsigned)l;
-	if (lane_full(r, &r->lane[l])) {
-		*lane_out = (unsigned)l;
-		return RTIO_O_STATUS_WAIT;
-	}
-	lane_push(r, &r->lane[l], ev);
-	return 0;
-}
-
-uint32_t rtio_cri_write(struct vb_rtio *r, enum rtio_src src, const struct rtio_event *ev, uint64_t t)
-{
-	unsigned lane = 0;
-	uint32_t st;
-
-	rtio_an_output(r, ev, t);
-	if (ev->chan >= r->nchan) {
-		/* no such channel on this board: the write goes nowhere (destination unreachable) */
-		r->src_status[src] = RTIO_O_STATUS_UNREACHABLE;
-		return RTIO_O_STATUS_UNREACHABLE;
-	}
-	st = sed_insert(r, ev, t, &lane);
-	if (st == RTIO_O_STATUS_UNDERFLOW) {
-		r->underflows++;
-		rtio_an_exception(r, ev->chan, RTIO_EXC_O_UNDERFLOW, t + r->coarse_ps);
-	} else if (st == RTIO_O_STATUS_WAIT) {
-		r->pend = true;
-		r->pend_src = src;
-		r->pend_lane = lane;
-		r->pend_ev = *ev;
-		r->busy_waits++;
-	}
-	r->src_status[src] = st;
-	return st;
-}
 
 static void resume(struct vb_rtio *r, enum rtio_src src, uint32_t st, uint64_t t)
 {
@@ -191,11 +75,11 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 {
 	struct rtio_lane *l = &r->lane[li];
 	struct rtio_event *ev = &l->q[l->head];
-	int64_t c = coarse(r, ev->ts);
+	int64_t c = rtio_coarse(r, ev->ts);
 
 	if (r->chan_last[ev->chan] == c) {
 		r->collisions++;
-		log_guest("collision", ev, r->collisions);
+		rtio_log_guest("collision", ev, r->collisions);
 	} else {
 		r->chan_last[ev->chan] = c;
 		r->emitted++;
@@ -208,13 +92,13 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 	r->early_ok = false;
 	if (r->pend && r->pend_lane == li) {
 		/* the held write goes in now (or underflows, if it waited too long) */
-		uint32_t st = underflows(r, r->pend_ev.ts, t) ? RTIO_O_STATUS_UNDERFLOW : 0;
+		uint32_t st = rtio_behind_margin(r, r->pend_ev.ts, t) ? RTIO_O_STATUS_UNDERFLOW : 0;
 		r->pend = false;
 		if (st) {
 			r->underflows++;
 			rtio_an_exception(r, r->pend_ev.chan, RTIO_EXC_O_UNDERFLOW, t);
 		} else {
-			lane_push(r, l, &r->pend_ev);
+			rtio_lane_push(r, l, &r->pend_ev);
 		}
 		resume(r, r->pend_src, st, t);
 	}
@@ -223,7 +107,7 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 static uint64_t core_next(struct vb_rtio *r)
 {
 	int li = earliest_lane(r);
-	return li < 0 ? VB_NO_TIME : emit_ps(r, r->lane[li].q[r->lane[li].head].ts);
+	return li < 0 ? VB_NO_TIME : rtio_emit_ps(r, r->lane[li].q[r->lane[li].head].ts);
 }
 
 /* ---- CSR window ------------------------------------------------------------------ */
@@ -364,13 +248,13 @@ void rtio_reg_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t)
 static uint32_t ops_read(void *dev, uint64_t off)
 {
 	struct vb_rtio *r = dev;
-	return rtio_reg_read(r, (uint32_t)off, vb_now_ps(r->b));
+	return rtio_reg_read(r, (uint32_t)off, r->b->sched.now);
 }
 
 static void ops_write(void *dev, uint64_t off, uint32_t v)
 {
 	struct vb_rtio *r = dev;
-	rtio_reg_write(r, (uint32_t)off, v, vb_now_ps(r->b));
+	rtio_reg_write(r, (uint32_t)off, v, r->b->sched.now);
 }
 
 static void ops_reset(void *dev)
@@ -455,8 +339,8 @@ static void ops_step(void *dev, uint64_t t)
 		rtio_reg_write(r, off, v, ta);
 		moved = true;
 	}
-	while ((li = earliest_lane(r)) >= 0 && emit_ps(r, r->lane[li].q[r->lane[li].head].ts) <= t) {
-		emit(r, (unsigned)li, max64(t, emit_ps(r, r->lane[li].q[r->lane[li].head].ts)));
+	while ((li = earliest_lane(r)) >= 0 && rtio_emit_ps(r, r->lane[li].q[r->lane[li].head].ts) <= t) {
+		emit(r, (unsigned)li, max64(t, rtio_emit_ps(r, r->lane[li].q[r->lane[li].head].ts)));
 		moved = true;
 	}
 	if ((moved ? in_next(r) : r->nx_in) <= t) {   /* pins after the gates that left at t */
@@ -484,6 +368,9 @@ const struct vb_device_ops vb_rtio_ops = {
 	.read = ops_read,
 	.write = ops_write,
 	.reset = ops_reset,
+};
+
+const struct vb_timed_ops vb_rtio_timed = {
 	.next_event = ops_next,
 	.step = ops_step,
 };

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "pl/rtio.h"
+#include "pl/rtio_types.h"
 
 static uint32_t get32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "pl/rtio.h"
+#include "pl/rtio_types.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -227,7 +227,7 @@ void rtio_in_step(struct vb_rtio *r, uint64_t t)
 
 /* ---- bench wiring (the host drives the pins) ---------------------------------------- */
 
-int vb_rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
+int rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
 			char *err, size_t errlen)
 {
 	struct rtio_inchan *ch;
@@ -246,10 +246,10 @@ int vb_rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, c
 				 (long long)t_mu[i - 1]);
 			return -1;
 		}
-	if (n && rtio_emit_ps(r, t_mu[0]) < vb_now_ps(r->b)) {
+	if (n && rtio_emit_ps(r, t_mu[0]) < r->b->sched.now) {
 		snprintf(err, errlen, "input stimulus on channel %u starts at %lld mu, behind the RTIO counter (%lld mu); "
 			 "give transitions from now on", chan, (long long)t_mu[0],
-			 (long long)rtio_counter_at(r, vb_now_ps(r->b)));
+			 (long long)rtio_counter_at(r, r->b->sched.now));
 		return -1;
 	}
 	tt = malloc((n ? n : 1) * sizeof(*tt));
@@ -262,7 +262,6 @@ int vb_rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, c
 	}
 	memcpy(tt, t_mu, n * sizeof(*tt));
 	memcpy(vv, level, n);
-	vb_sync(r->b);
 	ch = &r->in.ch[chan];
 	if (ch->st_i < ch->st_n)
 		r->in.stim_pending--;

@@ -7,7 +7,7 @@
  * write channels, and the DRAM is shared by both.
  */
 #include "internal.h"
-#include "pl/rtio.h"
+#include "pl/rtio_types.h"
 
 bool rtio_mem_ok(vb_board *b, uint64_t addr, uint64_t len)
 {

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/grow.h"
+#include "pl/trace.h"
 
-void vb_trace_fini(vb_board *b)
+void vb_trace_fini(struct vb_trace *r)
 {
-	struct vb_trace *r = &b->trace;
 	free(r->beat_t);
 	free(r->beat_last);
 	free(r->ctl_t);
@@ -20,23 +20,15 @@ void vb_trace_fini(vb_board *b)
 	memset(r, 0, sizeof(*r));
 }
 
-void vb_trace_enable(vb_board *b, bool on)
+void vb_trace_set(struct vb_trace *r, bool on, uint64_t origin)
 {
-	vb_sync(b);
-	vb_trace_fini(b);
-	b->trace.on = on;
-	b->trace.clk_origin = b->clk_origin;
+	vb_trace_fini(r);
+	r->on = on;
+	r->clk_origin = origin;
 }
 
-const struct vb_trace *vb_trace_state(vb_board *b)
+void vb_trace_beat(struct vb_trace *r, uint64_t t, bool last)
 {
-	vb_sync(b);
-	return &b->trace;
-}
-
-void vb_trace_beat(vb_board *b, uint64_t t, bool last)
-{
-	struct vb_trace *r = &b->trace;
 	if (!r->on)
 		return;
 	if (!vb_grow_into(&r->beat_t, &r->cap_t, r->n_beats + 1, sizeof(*r->beat_t)) ||
@@ -46,16 +38,15 @@ void vb_trace_beat(vb_board *b, uint64_t t, bool last)
 	r->beat_last[r->n_beats++] = last;
 }
 
-void vb_trace_gpio(vb_board *b, enum vb_trace_reg reg, uint32_t value)
+void vb_trace_gpio(struct vb_trace *r, uint64_t t, enum vb_trace_reg reg, uint32_t value)
 {
-	struct vb_trace *r = &b->trace;
 	if (!r->on)
 		return;
 	if (!vb_grow_into(&r->ctl_t, &r->cap_ct, r->n_ctl + 1, sizeof(*r->ctl_t)) ||
 	    !vb_grow_into(&r->ctl_v, &r->cap_cv, r->n_ctl + 1, sizeof(*r->ctl_v)) ||
 	    !vb_grow_into(&r->ctl_reg, &r->cap_cr, r->n_ctl + 1, sizeof(*r->ctl_reg)))
 		return;
-	r->ctl_t[r->n_ctl] = b->now;
+	r->ctl_t[r->n_ctl] = t;
 	r->ctl_v[r->n_ctl] = value;
 	r->ctl_reg[r->n_ctl++] = (uint8_t)reg;
 }

@@ -20,7 +20,7 @@ import numpy as np
 from .. import _core
 
 CTL, LEN = 0, 1                 # ctl_reg: GPIO A ch1 (control), GPIO B ch2 (length in beats)
-EDGE_SLACK_PS = 2               # csrc/vboard/internal.h vb_edge_index: integer-ps rounding of edge times
+EDGE_SLACK_PS = 2               # csrc/vboard/base/time.h vb_edge_index: integer-ps rounding of edge times
 
 
 @dataclass

@@ -426,7 +426,8 @@ class VirtualBoard:
             keys[OVERRIDE_KEYS[k]] = float(v)
         self.preset = str(preset)
         self.seed = seed
-        self._b = _core.Board(str(presets.path(preset)), keys, int(seed))
+        name, board_keys = presets.board_keys(preset)   # parsed once, in Python; C gets the numbers
+        self._b = _core.Board(None, {**board_keys, **keys}, int(seed), name=name)
         g = self._b.config_get
         self.axi_dma = AxiDmaBlock(
             base=int(g("dma.base")), include_sg=bool(g("dma.include_sg")), addr_width=int(g("dma.addr_width")),
@@ -681,7 +682,7 @@ class VirtualBoard:
     def cpu_op(self, kind: str, addr: int, nbytes: int, *, dst: int = 0, ns_per_line: float = 0.0,
                ns_per_word: float = 0.0, word_bytes: int = 8, fixed_ns: float = 0.0) -> dict:
         """One CPU operation on memory as DRAM traffic on the controller's CPU port, interleaved in
-        time with the DMA (csrc/vboard/mem/cpuops.c); the board's clock moves to its end.
+        time with the DMA (csrc/vboard/cpu/cpuops.c); the board's clock moves to its end.
 
         ``kind``: read (line fills), copy (fills of [addr, +nbytes), write-backs at ``dst``; 0: the
         board's CPU scratch area), memset (write-backs), clean / flush (write-backs of the lines the

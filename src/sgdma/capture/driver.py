@@ -476,6 +476,17 @@ class CaptureDriver:
             return self._isr(busy=True)
         return 0
 
+    def drain(self) -> int:
+        """Collect completions with the interrupt masked (NAPI, arm-host-path.md sec. 3.1): a reader that is
+        busy has the device interrupt off, so completions raise none; its next read() acks DMASR and walks the
+        ring once for every buffer completed since.  Costs: the ack's register accesses and the reclaim, timed by
+        the board; no interrupt entry, handler or wake-up."""
+        self.cpu.settle()
+        if self.board.irq_pending(self.channel.direction):
+            self.cpu.board_op("driver", self.channel.irq_ack)
+        done = self.cpu.board_op("driver", self.ring.reclaim)
+        return self._queue(done)
+
     def _data_can_arrive(self) -> bool:
         """Something can still fill an armed buffer: an active ADC, or data queued at the source."""
         adc = self.board.adc.report()
@@ -566,11 +577,19 @@ class CaptureDriver:
 
     def release(self, index: int) -> None:
         """The reader is done with a buffer: re-arm it (and any released after it, in ring order)."""
-        if self.held.pop(index, None) is None:
-            raise CaptureError(f"{self.name}: buffer {index} is not held by the reader")
+        self.release_many([index])
+
+    def release_many(self, indices) -> None:
+        """Give several buffers back at once (one write() of the batched API): re-arm every buffer that is now
+        next in ring order and move the tail once."""
+        for index in indices:
+            if index not in self.held:
+                raise CaptureError(f"{self.name}: buffer {index} is not held by the reader")
+        for index in indices:
+            del self.held[index]
         if not self.rearm_on_release:
             return
-        self.free_out_of_order.add(index)
+        self.free_out_of_order.update(indices)
         k = 0
         while (self.next_rearm + k) % self.n in self.free_out_of_order:
             self.free_out_of_order.discard((self.next_rearm + k) % self.n)

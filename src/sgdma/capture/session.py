@@ -21,8 +21,12 @@ seconds, fifo_bytes, seed)`` returns a JSON-able record:
   every gap in the delivered counter is exactly the samples the ADC reported dropped there
   (``verify`` has the details).
 
+``ring_depth`` (the buffers of the ring), ``held_max``/``held_mean`` (buffers the application held at once:
+they are out of the ring, so the DMA has the rest to fill) and ``syscalls`` describe the host's life cycle.
+
 The consumer: per buffer, the transport call(s) (copy: ``read(buffer_bytes)``; zero copy:
-``acquire()`` ... ``release()``), then the application's own work at ``consumer_rate`` bytes/s
+``acquire()`` ... ``release()``; batch: one ``read()`` for every completed buffer, one ``write()`` to
+give them back, the interrupt masked while the application works), then the application's own work at ``consumer_rate`` bytes/s
 (None: it does nothing with the data, S4's transport benchmark).  With zero copy the application's
 first read of the data comes out of the DMA buffer at the policy's read rate (uncached: slow).
 """
@@ -37,7 +41,7 @@ from sgdma.models.cpu import POLICIES
 from sgdma.capture.driver import (CONSUMERS, DROPPED_BEFORE, DROPPED_WITHIN, MODES, CaptureDriver, CaptureError,
                                   CaptureTimeout, resolve_board)
 from sgdma.capture.simple import SimpleCaptureDriver
-from sgdma.capture.transport import APIS, CopyReader, ZeroCopyReader
+from sgdma.capture.transport import APIS, READERS
 
 DEFAULT_FIFO_BYTES = 8192
 LOST = DROPPED_BEFORE | DROPPED_WITHIN
@@ -204,14 +208,17 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
     if consumer == "file" and drv.costs.file_mbps is None:
         raise CaptureError(f"consumer 'file' needs the cost item file_write_mbps: board {board.preset!r} "
                            f"[cpu.apu] has none; pass it in cpu_costs / --cpu-costs")
-    rx = CopyReader(drv) if api == "copy" else ZeroCopyReader(drv)
+    if api == "batch" and dma_mode == "simple":
+        raise CaptureError("api 'batch' lends a batch of completed BDs from an SG ring: use --dma-mode sg "
+                           "(simple mode hands over one buffer per interrupt)")
+    rx = READERS[api](drv)
     check = CounterCheck(sample_bytes) if verify else None
     cpu, costs = drv.cpu, drv.costs
     if mode == "continuous" and seconds is None:
         seconds = default_seconds(rate, sample_bytes, buffer_bytes, buffers)
     app_ns_per_byte = 0.0 if consumer_rate is None else 1e9 / consumer_rate
-    zc_read = api == "zerocopy" and consumer_rate is not None and consumer == "none"
-    from_dma = api == "zerocopy"
+    zc_read = api != "copy" and consumer_rate is not None and consumer == "none"
+    from_dma = api != "copy"
     consumer_ops = {"touch": lambda: [costs.load_op(from_dma)], "copy": lambda: costs.copy_ops(from_dma),
                     "file": lambda: costs.copy_ops(from_dma, costs.file_mbps)}.get(consumer, lambda: [])()
     adc = board.adc
@@ -266,6 +273,16 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
     def one() -> bool:
         """Hand one buffer to the application; False when the run is over."""
         nonlocal flagged
+        if api == "batch":
+            views = rx.read(timeout_ns=remaining_ns() if mode == "continuous" else None)
+            if not views:
+                return False
+            for view in views:
+                if view.flags & LOST:
+                    flagged += 1
+                consume(view.data, drv.held[view.index].last_sample, int(drv.addresses[view.index]))
+            rx.write(views)
+            return True
         if api == "zerocopy":
             try:
                 view = rx.acquire(timeout_ns=remaining_ns() if mode == "continuous" else None)
@@ -323,6 +340,8 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
     record = {
         "board": board.preset, "api": api, "cache": cache, "mode": mode, "rate_sps": float(rate),
         "consumer": consumer, "dma_mode": dma_mode, "interrupts": drv.irqs,
+        "ring_depth": int(buffers), "syscalls": cpu.counts.get("syscalls", 0),
+        "held_max": rx.held_max if api == "batch" else 1, "held_mean": rx.held_mean() if api == "batch" else 1.0,
         "sample_bytes": int(sample_bytes), "buffer_bytes": int(buffer_bytes), "buffers": int(buffers),
         "fifo_bytes": int(fifo_bytes), "consumer_rate": consumer_rate, "seed": seed,
         "offered_mbps": rate * sample_bytes / 1e6,

@@ -48,11 +48,14 @@ def estimate_mbps(board, buffer_bytes: int, api: str, cache: str, consumer_rate:
     model = CpuModel.for_board(_preset(board), "apu")
     c = model.transport(cache)
     per = c.wakeup_mean_ns() + 1500.0 + c.cmo_ns(0, buffer_bytes)
-    per += c.syscall_ns * (2 if api == "zerocopy" else 1)
+    if api == "batch":                       # a batch's wake-up and two calls are shared by its buffers
+        per = (per + 2 * c.syscall_ns) / 4 + c.cmo_ns(0, buffer_bytes) * 3 / 4
+    else:
+        per += c.syscall_ns * (2 if api == "zerocopy" else 1)
     if api == "copy":
         per += c.copy_ns(buffer_bytes)
     if consumer_rate:
-        per += buffer_bytes * 1e9 / consumer_rate + (c.read_ns(buffer_bytes) if api == "zerocopy" else 0.0)
+        per += buffer_bytes * 1e9 / consumer_rate + (c.read_ns(buffer_bytes) if api != "copy" else 0.0)
     return buffer_bytes / per * 1e3
 
 
@@ -65,12 +68,13 @@ def find_max_rate(board, sample_bytes: int = 4, buffer_bytes: int = 128 << 10, b
                   api: str = "zerocopy", cache: str = "sync", mode: str = "continuous",
                   consumer_rate: float | None = None, seconds: float | None = None,
                   fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0, rel_tol: float = 0.01,
-                  consumer: str = "none", cpu_costs: dict | None = None, dma_mode: str = "sg") -> dict:
+                  consumer: str = "none", cpu_costs: dict | None = None, dma_mode: str = "sg",
+                  irq_threshold: int = 1, irq_delay_ns: float = 0.0) -> dict:
     """Highest sample rate sustained without overflow (see the module docstring).
 
     ``board``: a preset name (or a VirtualBoard, whose preset is used: every trial gets a fresh
     board).  ``seconds``: virtual time per trial (default ``trial_seconds``).  ``consumer``,
-    ``cpu_costs``, ``dma_mode``: as ``run_capture``."""
+    ``cpu_costs``, ``dma_mode``, ``irq_threshold``, ``irq_delay_ns``: as ``run_capture``."""
     wall0 = time.perf_counter()
     name = _preset(board)
     if not 0 < rel_tol < 1:
@@ -83,7 +87,8 @@ def find_max_rate(board, sample_bytes: int = 4, buffer_bytes: int = 128 << 10, b
         r = run_capture(name, rate, sample_bytes, buffer_bytes, buffers, api=api, cache=cache, mode=mode,
                         consumer_rate=consumer_rate, seconds=secs if mode == "continuous" else seconds,
                         fifo_bytes=fifo_bytes, seed=seed, verify=False, stop_on_overflow=True, consumer=consumer,
-                        cpu_costs=cpu_costs, dma_mode=dma_mode)
+                        cpu_costs=cpu_costs, dma_mode=dma_mode, irq_threshold=irq_threshold,
+                        irq_delay_ns=irq_delay_ns)
         ok = r["sustained"] and r["keeping_up"]
         runs.append({"rate_sps": rate, "ok": ok, "sustained": r["sustained"], "keeping_up": r["keeping_up"],
                      "overflows": r["overflows"], "cpu_load": r["cpu_load"],
@@ -153,7 +158,8 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
                       fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0, rel_tol: float = 0.02,
                       seconds: float | None = None, jobs: int = 1, skip_unsupported: bool = True,
                       executor=None, consumer: str = "none", cpu_costs: dict | None = None,
-                      dma_mode: str = "sg", progress=None) -> list[dict]:
+                      dma_mode: str = "sg", progress=None, irq_threshold: int = 1,
+                      irq_delay_ns: float = 0.0) -> list[dict]:
     """Sustained MB/s and packets/s per buffer size, API and cache policy (``find_max_rate`` per point).
 
     A policy the board cannot do (``coherent`` without an ACP/HPC port, e.g. zcu111's PL DDR) is
@@ -181,7 +187,7 @@ def sweep_buffer_size(board, sizes=DEFAULT_SIZES, apis=APIS, caches=POLICIES, sa
         usable.append(c)
     kw = dict(sample_bytes=sample_bytes, buffers=buffers, mode=mode, consumer_rate=consumer_rate,
               fifo_bytes=fifo_bytes, seed=seed, rel_tol=rel_tol, seconds=seconds, consumer=consumer,
-              cpu_costs=cpu_costs, dma_mode=dma_mode)
+              cpu_costs=cpu_costs, dma_mode=dma_mode, irq_threshold=irq_threshold, irq_delay_ns=irq_delay_ns)
     # refuse bad geometry before any worker starts
     from sgdma.board.virtual import VirtualBoard
     from sgdma.capture.driver import check_geometry, layout_of
@@ -236,7 +242,7 @@ def plot_sweep(records: list[dict], directory: str | Path) -> list[Path]:
     series = sorted({(r["api"], r["cache"]) for r in records})
     board = records[0]["board"] if records else "?"
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4.5))
-    styles = {"copy": "--", "zerocopy": "-"}
+    styles = {"copy": "--", "zerocopy": "-", "batch": ":"}
     colors = {"sync": "tab:red", "uncached": "tab:blue", "coherent": "tab:green"}
     for api, cache in series:
         rows = sorted((r for r in records if r["api"] == api and r["cache"] == cache), key=lambda r: r["buffer_bytes"])

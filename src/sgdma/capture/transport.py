@@ -37,7 +37,11 @@ from sgdma.driver.axidma import AxiDma
 from sgdma.capture.driver import (DROPPED_BEFORE, DROPPED_WITHIN, EOF, SOF, CaptureDriver, CaptureError, CaptureTimeout,
                      CpuAccount, _checker, _mb, app_area, check_geometry, layout_of, place, resolve_board)
 
-APIS = ("copy", "zerocopy")
+#: copy: read() copies out of the DMA buffers; zerocopy: one buffer per acquire()/release() system call (S2's
+#: ioctl pair, liberio's DQBUF/QBUF); batch: one read() lends every completed buffer and one write() gives a batch
+#: back, with the interrupt masked while the reader is busy (seed 004's zero-copy I/O: "read(2) and write(2) ...
+#: transfer information about the completed buffers").
+APIS = ("copy", "zerocopy", "batch")
 
 
 def _deadline(board, timeout_ns: float | None) -> int | None:
@@ -213,14 +217,90 @@ class ZeroCopyReader(_Rx):
         self.driver.release(view.index)
 
 
+class BatchReader(_Rx):
+    """Batched zero-copy API: ``read()`` is one system call returning a view of every buffer completed since
+    the last call (up to ``max_buffers``); ``write(views)`` is one system call giving them back.
+
+    The driver's life cycle is NAPI's (arm-host-path.md sec. 3.1): while the reader holds buffers or works,
+    the device interrupt stays masked and ``read()`` collects completions itself (``CaptureDriver.drain``);
+    only a ``read()`` that finds nothing unmasks it and sleeps, paying the interrupt entry, the handler and
+    the wake-up once for the buffers that have completed by then.  Buffers the application holds are not in
+    the ring: the DMA has ``ring_depth - held`` buffers to fill."""
+
+    api = "batch"
+
+    def __init__(self, driver: CaptureDriver):
+        super().__init__(driver)
+        self.reads = 0
+        self.held_total = 0          # sum over read() calls of the buffers it lent
+        self.held_max = 0
+
+    def read(self, max_buffers: int | None = None, timeout_ns: float | None = None) -> list[BufferView]:
+        if max_buffers is not None and (not isinstance(max_buffers, (int, np.integer)) or max_buffers < 1):
+            raise ValueError(f"max_buffers={max_buffers!r}: a whole number >= 1 (or None: every completed buffer)")
+        drv = self.driver
+        deadline = _deadline(self.board, timeout_ns)
+        self._syscall()
+        drv.drain()
+        if not drv.ready and not drv.wait_ready(deadline):
+            return []
+        views = []
+        while drv.ready and (max_buffers is None or len(views) < max_buffers):
+            slot = drv.take()
+            drv.invalidate(slot)
+            if slot.flags & (DROPPED_BEFORE | DROPPED_WITHIN):
+                self.drop_flags += 1
+            view = drv.pool[slot.index, :slot.nbytes].view(np.ndarray)
+            view.flags.writeable = False
+            views.append(BufferView(self, slot.index, slot.nbytes, slot.flags, view, slot.first_sample))
+        self.buffers_delivered += len(views)
+        self.bytes_delivered += sum(v.length for v in views)
+        self.reads += 1
+        self.held_total += len(drv.held)
+        self.held_max = max(self.held_max, len(drv.held))
+        return views
+
+    def _view_data(self, view: BufferView) -> np.ndarray:
+        if not view._read_marked:
+            view._read_marked = True
+            self.driver.cpu_read(view.index, 0, view.length)
+        return view._array
+
+    def write(self, views) -> None:
+        """Give buffers back (one system call): they are re-armed in ring order and the tail moves once."""
+        views = list(views)
+        seen = set()
+        for v in views:
+            if v.done or v.index in seen:
+                raise CaptureError(f"buffer {v.index} released twice")
+            seen.add(v.index)
+        if not views:
+            return
+        self._syscall()
+        for v in views:
+            v.done = True
+        self.driver.release_many([v.index for v in views])
+
+    def release(self, view: BufferView) -> None:
+        """One buffer back (a write() of one): what leaving a ``with view:`` block does."""
+        self.write([view])
+
+    def held_mean(self) -> float:
+        """Buffers held by the application right after each read(), on average."""
+        return self.held_total / self.reads if self.reads else 0.0
+
+
+READERS = {"copy": CopyReader, "zerocopy": ZeroCopyReader, "batch": BatchReader}
+
+
 def open_rx(board, buffer_bytes: int, buffers: int, cache: str = "sync", api: str = "zerocopy",
             sample_bytes: int = 1, seed: int = 0, rearm: bool = True, start: bool = True):
-    """A receive stream: CaptureDriver + the copy or zero-copy API."""
+    """A receive stream: CaptureDriver + the copy, zero-copy or batched zero-copy API."""
     if api not in APIS:
-        raise CaptureError(f"api {api!r}: choose {' or '.join(APIS)}")
+        raise CaptureError(f"api {api!r}: choose {', '.join(APIS)}")
     drv = CaptureDriver(board, buffer_bytes, buffers, cache=cache, sample_bytes=sample_bytes, seed=seed,
                         rearm=rearm)
-    rx = CopyReader(drv) if api == "copy" else ZeroCopyReader(drv)
+    rx = READERS[api](drv)
     if start:
         rx.start()
     return rx

@@ -83,20 +83,21 @@ def cli_find_max_rate(board: str = "zynq7000", sample_bytes: int = 4, buffer_byt
                       api: str = "zerocopy", cache: str = "sync", mode: str = "continuous", consumer_rate=None,
                       seconds: float | None = None, seed: int = 0, fifo_bytes=DEFAULT_FIFO_BYTES,
                       rel_tol: float = 0.01, buffer_size=None, consumer: str = "none", cpu_costs: dict | None = None,
-                      dma_mode: str = "sg", **_ignored) -> dict:
+                      dma_mode: str = "sg", irq_threshold: int = 1, irq_delay_ns: float = 0.0, **_ignored) -> dict:
     """Bisect the highest sample rate sustained without overflow (``find_max_rate``)."""
     return find_max_rate(board, int(sample_bytes), _opts(buffer_bytes, buffer_size), int(buffers), api=api,
                          cache=cache, mode=mode, consumer_rate=parse_rate(consumer_rate),
                          seconds=None if seconds is None else float(seconds), fifo_bytes=parse_size(fifo_bytes),
                          seed=int(seed), rel_tol=float(rel_tol), consumer=consumer, cpu_costs=cpu_costs,
-                         dma_mode=dma_mode)
+                         dma_mode=dma_mode, irq_threshold=int(irq_threshold), irq_delay_ns=float(irq_delay_ns))
 
 
 def cli_sweep(board: str = "zynq7000", sizes=None, apis=None, caches=None, sample_bytes: int = 4,
               buffers: int = 16, mode: str = "continuous", consumer_rate=None, seconds: float | None = None,
               seed: int = 0, fifo_bytes=DEFAULT_FIFO_BYTES, plot_dir=None, jobs: int | None = None,
               rel_tol: float = 0.02, api=None, cache=None, consumer: str = "none", cpu_costs: dict | None = None,
-              dma_mode: str = "sg", executor=None, progress=None, **_ignored) -> list[dict]:
+              dma_mode: str = "sg", executor=None, progress=None, irq_threshold: int = 1,
+              irq_delay_ns: float = 0.0, **_ignored) -> list[dict]:
     """Sustained MB/s and packets/s against buffer size for each API and cache policy.
 
     ``apis``/``caches``: lists or comma-separated text (default: all; ``api``/``cache`` are
@@ -113,7 +114,8 @@ def cli_sweep(board: str = "zynq7000", sizes=None, apis=None, caches=None, sampl
                              fifo_bytes=parse_size(fifo_bytes), seed=int(seed), rel_tol=float(rel_tol),
                              seconds=None if seconds is None else float(seconds),
                              jobs=default_jobs() if jobs is None else int(jobs), consumer=consumer,
-                             cpu_costs=cpu_costs, dma_mode=dma_mode, executor=executor, progress=progress)
+                             cpu_costs=cpu_costs, dma_mode=dma_mode, executor=executor, progress=progress,
+                             irq_threshold=int(irq_threshold), irq_delay_ns=float(irq_delay_ns))
     if plot_dir is not None and recs:
         path = str(plot_sweep(recs, plot_dir)[0])
         for r in recs:

@@ -13,7 +13,10 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor
 @click.option("--sample-bytes", default=4, show_default=True, type=click.IntRange(1, 8))
 @click.option("--buffer-size", default="128KiB", show_default=True, type=Size(), help="bytes per DMA buffer (e.g. 4096, 128KiB)")
 @click.option("--buffers", default=16, show_default=True, type=click.IntRange(1, 65536), help="buffers kept armed")
-@click.option("--api", type=click.Choice(["copy", "zerocopy"]), default="zerocopy", show_default=True)
+@click.option("--api", type=click.Choice(["copy", "zerocopy", "batch"]), default="zerocopy", show_default=True,
+              help="copy: read() copies out; zerocopy: one ioctl per buffer to take it and one to give it back; "
+                   "batch: one read() lends every completed buffer, one write() gives them back, the interrupt "
+                   "masked while the application works (seed 004)")
 @click.option("--cache", type=click.Choice(["sync", "uncached", "coherent"]), default="sync", show_default=True)
 @click.option("--mode", type=click.Choice(["continuous", "burst"]), default="continuous", show_default=True)
 @click.option("--consumer-rate", default=None, type=Rate(), help="the application's own processing rate, bytes/s (default: free)")
@@ -71,13 +74,13 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
                 dma_mode=dma_mode)
     if fifo_bytes:
         opts["fifo_bytes"] = fifo_bytes
-    run_extra = dict(cpu_load=cpu_load, irq_threshold=irq_threshold,
-                     irq_delay_ns=float(irq_delay) if irq_delay else 0.0)
+    irq = dict(irq_threshold=irq_threshold, irq_delay_ns=float(irq_delay) if irq_delay else 0.0)
+    run_extra = dict(cpu_load=cpu_load, **irq)
     try:
         if sweep:
             with open_executor(executor, jobs, scheduler) as ex, TrialProgress(0, "capture sweep", "points") as bar:
                 records = capture_cli.cli_sweep(**{**opts, "api": None, "cache": None}, plot_dir=plot_dir,
-                                                executor=ex, progress=bar.update)      # every API, policy
+                                                executor=ex, progress=bar.update, **irq)      # every API, policy
             _print_capture_sweep(records)
             if records and records[0].get("plot"):
                 click.echo(f"wrote {records[0]['plot']}")
@@ -88,7 +91,7 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
                 _write_report(out_dir, {"records": records, "limits": _limits(best, best["max_rate_sps"], costs)})
             return
         if find_max_rate:
-            res = capture_cli.cli_find_max_rate(**opts)
+            res = capture_cli.cli_find_max_rate(**opts, **irq)
             click.echo(f"highest rate sustained without overflow: {res['max_rate']:.4g} samples/s "
                        f"({res['max_rate'] * sample_bytes / 1e6:.1f} MB/s) with {api}/{cache}, "
                        f"{buffers} x {opts['buffer_bytes']} B buffers on {board}")
@@ -108,7 +111,10 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
     click.echo(f"  overflows            {res['overflows']} samples dropped")
     click.echo(f"  throughput           {res['throughput_mbps']:.1f} MB/s to the application")
     click.echo(f"  CPU load             {res['cpu_load'] * 100:.1f} %")
-    click.echo(f"  buffers delivered    {res['buffers_delivered']} ({res['interrupts']} interrupts, {dma_mode} mode)")
+    click.echo(f"  buffers delivered    {res['buffers_delivered']} ({res['interrupts']} interrupts, "
+               f"{res['syscalls']} system calls, {dma_mode} mode)")
+    click.echo(f"  buffers held         at most {res['held_max']} of the ring's {res['ring_depth']} by the "
+               f"application (mean {res['held_mean']:.1f})")
     click.echo(f"  CPU DRAM traffic     {res['cpu_dram_bytes'] / 1e6:.2f} MB (consumer {consumer})")
     _write_record(json_path, "capture", res)
     _write_report(out_dir, res)

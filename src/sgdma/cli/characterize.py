@@ -4,7 +4,8 @@ from __future__ import annotations
 import click
 
 from sgdma.cli.common import (SEED_MAX, Failure, OutPath, _write_json, _write_record, _list_option, _write_csv,
-                              cpu_load_option)
+                              cpu_load_option, exit_verdict)
+from sgdma.cli.fidelity import fast_check as fast_check_run, fidelity_options, print_fidelity
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor, parquet_path_type, write_parquet
 
 
@@ -25,6 +26,7 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor, p
               help="timing only: no payload bytes move [default: functional; timing only with --preset s0]")
 @click.option("--preset", type=click.Choice(["s0"]), default=None,
               help="s0: S0's Table II sweep (bytes/BD x BDs, plus ring cycles) on its board")
+@fidelity_options(check=True)
 @executor_options
 @click.option("--json", "json_path", type=OutPath(), help="write records as JSON")
 @click.option("--csv", "csv_path", type=OutPath(), help="write records as CSV")
@@ -35,13 +37,18 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor, p
                    "model with DDR refresh off and with zero interconnect latency")
 @click.pass_context
 def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed, cpu_load,
-                 timing_only, preset, jobs, executor, scheduler, cache, json_path, csv_path, parquet_path, plot_dir, out_dir):
+                 timing_only, preset, fidelity, fast_periods, tolerance, fast_check, jobs, executor, scheduler, cache,
+                 json_path, csv_path, parquet_path, plot_dir, out_dir):
     """Latency/throughput sweeps on the timed virtual board (S0's experiment)."""
     if ctx.invoked_subcommand is not None:
         return
+    if out_dir and fidelity == "functional":
+        raise click.UsageError("--out with --fidelity functional: the report's regimes replay the memory timing "
+                               "with one resource relaxed, and functional has none; use exact or fast")
     from sgdma.experiments import characterize as ch
 
     records, points = [], []
+    checked = None
     trials_done = [0, 0]                            # (done, total) as the sweep last reported them
     try:
         if preset == "s0":
@@ -56,7 +63,10 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
             trials = trials or 10
             timing_only = False if timing_only is None else timing_only
         setup = ch.Setup(board=board, mode=mode, direction=direction, placement=placement, trials=trials,
-                         seed=seed, timing_only=timing_only, port=port, cpu_load=cpu_load)
+                         seed=seed, timing_only=timing_only, port=port, cpu_load=cpu_load, fidelity=fidelity,
+                         fast_periods=fast_periods, tolerance=tolerance)
+        if fast_check and fidelity != "fast":
+            raise click.UsageError("--fast-check checks the fast fidelity against exact: add --fidelity fast")
         with open_executor(executor, jobs, scheduler) as ex, \
                 TrialProgress(len(points) * trials, f"{len(points)} points x {trials} trials") as bar:
             def progress(done, total):
@@ -65,6 +75,8 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
 
             for rec in ch.sweep(setup, points, executor=ex, cache=cache, progress=progress):
                 records.append(rec.as_dict())
+            if fast_check:
+                checked = fast_check_run(setup, points, records, fast_check, ex)
     except ch.SweepFailed as e:                     # chunks failed while running: exit 3, finished ones cached
         _write_outputs(records, json_path, csv_path, parquet_path, ch, partial=True)
         raise Failure(f"{e}{_kept(records, points, json_path, csv_path, parquet_path, sentence=True)}") from None
@@ -78,6 +90,7 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
         _print_s0_summary(records)
     else:
         _print_sweep(records)
+    print_fidelity(records)
     regimes = None
     if out_dir:
         from sgdma.experiments.limits.characterize import analyse
@@ -95,6 +108,13 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
 
         for path in plots.s0_figures(records, plot_dir):
             click.echo(f"wrote {path}")
+    if checked is not None:
+        ok = checked["throughput"] <= tolerance and checked["latency"] <= tolerance
+        click.echo(f"fast-check: {checked['points']} points rerun exact: max relative error of median/min/max "
+                   f"throughput {100 * checked['throughput']:.3f} %, latency {100 * checked['latency']:.3f} % "
+                   f"(estimate at most {100 * checked['estimate']:.3f} %; tolerance {100 * tolerance:g} %): "
+                   f"{'PASS' if ok else 'FAIL'}")
+        exit_verdict(ok)
 
 
 @characterize.command("bd-create")

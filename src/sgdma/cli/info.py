@@ -13,7 +13,10 @@ from sgdma.hw import board_summary, presets
 @click.option("--board", default="zcu111", show_default=True, is_flag=False, flag_value="",
               help="board preset name or .toml file; --board alone lists the boards")
 @click.option("--json", "json_path", type=OutPath(), help="write the preset (or the list of boards) as JSON")
-def info(board: str, json_path: str | None) -> None:
+@click.option("--costs", is_flag=True,
+              help="only the timing costs (times, clocks, rates, cycle counts), each with its kind "
+                   "(cited, derived, calibrated, assumed) and source, and the count of each kind")
+def info(board: str, json_path: str | None, costs: bool) -> None:
     """The preset's CPU, DDR, ports and DMA, its address map, and the source of every number.
 
     ``--board`` with no name lists every board preset with a one-line description.
@@ -22,6 +25,9 @@ def info(board: str, json_path: str | None) -> None:
     from sgdma.board.virtual import VirtualBoard
     from sgdma.board.linux.spec import is_linux_spec
 
+    if costs and (board == "" or is_linux_spec(board)):
+        raise click.BadParameter("--costs lists one board preset's timing costs: give a preset name, e.g. "
+                                 "--board zcu111 --costs", param_hint="--costs")
     if board == "":
         _list_boards(json_path)
         return
@@ -32,6 +38,9 @@ def info(board: str, json_path: str | None) -> None:
         doc = presets.load(board)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--board")
+    if costs:
+        _costs(board, json_path)
+        return
     vb = VirtualBoard(board)
     blk = vb.axi_dma
     alias = presets.aliases().get(board)
@@ -69,6 +78,21 @@ def info(board: str, json_path: str | None) -> None:
         shown = f"0x{value:x}" if isinstance(value, int) and (key.endswith("base") or key.endswith("size")) else value
         click.echo(f"  {key:<{width}}  {str(shown) + (' ' + unit if unit else ''):<18}  {source}")
     _write_json(json_path, doc)
+
+
+def _costs(board: str, json_path: str | None) -> None:
+    from sgdma.hw import costs as hwcosts
+
+    rows = hwcosts.of(board)
+    n = hwcosts.counts(rows)
+    click.echo(f"{board}: {len(rows)} timing costs: " + ", ".join(f"{n[k]} {k}" for k in hwcosts.KINDS))
+    width = max(len(c.key) for c in rows)
+    for c in rows:
+        click.echo(f"  {c.key:<{width}}  {str(c.value) + (' ' + c.unit if c.unit else ''):<16}  {c.kind:<10}  "
+                   f"{c.source}")
+    _write_json(json_path, {"board": board, "counts": n,
+                            "costs": [{"key": c.key, "value": c.value, "unit": c.unit, "kind": c.kind,
+                                       "source": c.source} for c in rows]})
 
 
 def _list_boards(json_path: str | None) -> None:

@@ -5,6 +5,7 @@ import click
 
 from sgdma.cli.common import SEED_MAX, OutPath, Time, _write_record, cpu_load_option, exit_verdict
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor
+from sgdma.cli.fidelity import fidelity_options
 
 
 @click.command("plan")
@@ -23,9 +24,10 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor
               help="add a feasibility map: gate time x bytes per gate, 1/8..8x around the point")
 @click.option("--out", "out_dir", default=None, type=OutPath(directory=True),
               help="write the report (report.html, figures) here")
+@fidelity_options()
 @executor_options(cache=False)
 def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, cpu_load, json_path, with_map,
-             out_dir, jobs, executor, scheduler):
+             out_dir, fidelity, fast_periods, tolerance, jobs, executor, scheduler):
     """Feasible or not, the margin, and a recommended BD size and ring, from short runs of the timed model."""
     from sgdma.experiments import plan as pl
 
@@ -33,7 +35,8 @@ def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, see
         try:
             with TrialProgress(0, "plan") as bar:
                 p = pl.plan(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, seed, cpu_load=cpu_load,
-                            executor=ex, progress=bar.update)
+                            executor=ex, progress=bar.update, fidelity=fidelity, fast_periods=fast_periods,
+                            tolerance=tolerance)
         except ValueError as e:
             raise click.UsageError(str(e))
         _report(p, gate_time, bytes_per_gate, board, fifo_depth, seed, cpu_load, json_path, with_map, out_dir, ex)
@@ -48,6 +51,9 @@ def _report(p, gate_time, bytes_per_gate, board, fifo_depth, seed, cpu_load, jso
     click.echo(f"  recommended: {p.recommended_bytes_per_bd} bytes per BD ({p.recommended_gates_per_bd} gate(s) "
                f"per BD), rings of {p.recommended_ring_bds or '-'} BDs")
     click.echo(f"  why: {p.reason}")
+    if p.fidelity != "exact":
+        click.echo(f"  fidelity: {p.fidelity}; {p.extrapolated} trials extrapolated, throughput error estimate at "
+                   f"most {100 * p.error_estimate:.2f} %" + (f"; {p.fidelity_note}" if p.fidelity_note else ""))
     rec = {"kind": "plan", "version": 1, "title": f"sgdma plan on {p.board}", "gate_time_ns": float(gate_time),
            "bytes_per_gate": bytes_per_gate, "fifo_depth": fifo_depth, "seed": seed, **p.as_dict()}
     if with_map:

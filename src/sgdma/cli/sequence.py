@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from sgdma.cli.common import SEED_MAX, OutPath, Progress, Time, _write_json
+from sgdma.cli.fidelity import fidelity_options
 
 
 def _playback_options(out_help: str):
@@ -23,17 +24,17 @@ def _options(f, out_help: str):
     f = click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))(f)
     f = click.option("--out", "out_dir", default=None, type=OutPath(directory=True), help=out_help)(f)
     f = click.option("--json", "json_path", type=OutPath(), help="write the summary as JSON")(f)
-    return f
+    return fidelity_options()(f)
 
 
 def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path,
-          headroom: bool) -> None:
+          headroom: bool, fidelity: str = "exact") -> None:
     from sgdma.sequence.demo import run_circuit
     from sgdma.sequence.playback import PlaybackConfig
     from sgdma.sequence import SequenceError
 
     cfg = PlaybackConfig(mailbox=mailbox, fifo_depth=fifo_depth, gate_time_ns=gate_time,
-                         passes=passes, seed=seed)
+                         passes=passes, seed=seed, fidelity=fidelity)
     with Progress("playing") as bar:
         try:
             data = run_circuit(circuit, board, cfg, out_dir, seed, title, headroom=headroom, progress=bar.update,
@@ -63,6 +64,8 @@ def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, o
     click.echo(f"  timing engine        setup {data['csm']['setup']} / latency {data['csm']['latency']} / "
                f"throughput {data['csm']['throughput']} PL clocks")
     click.echo(f"  virtual time         {data['virtual_time_ns'] / 1e3:.1f} us in {data['wall_s']:.2f} s wall")
+    if data["fidelity"] != "exact":
+        click.echo(f"  fidelity             {data['fidelity']}: {data['fidelity_note']}")
     if data["outputs"]:
         click.echo(f"  wrote                {', '.join(data['outputs'].values())}")
     _write_json(json_path, data)
@@ -73,12 +76,14 @@ FILES = "report.html, result.json, the figures (PNG, SVG), timeline.vcd (GTKWave
 
 @click.command()
 @_playback_options(out_help=f"directory for {FILES}  [default: sgdma-demo]")
-def demo(board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path) -> None:
+def demo(board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path, fidelity, fast_periods,
+         tolerance) -> None:
     """A trapped-ion circuit streamed through the virtual ZCU111 (no arguments, no board needed)."""
     from sgdma.sequence.demo import demo_circuit
 
     _play(demo_circuit(), "sgdma demo: Bell pair + randomized benchmarking on a virtual trapped-ion controller",
-          board, mailbox, fifo_depth, gate_time, passes, seed, out_dir or "sgdma-demo", json_path, headroom=True)
+          board, mailbox, fifo_depth, gate_time, passes, seed, out_dir or "sgdma-demo", json_path, headroom=True,
+          fidelity=fidelity)
 
 
 @click.command("run")
@@ -86,7 +91,8 @@ def demo(board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path
 @_playback_options(out_help=f"write {FILES} here  [default: no files; the summary only]")
 @click.option("--headroom", is_flag=True,
               help="also find the shortest gate time with zero underflows and what limits it (up to 18 more plays)")
-def run_cmd(circuit_file, board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path, headroom) -> None:
+def run_cmd(circuit_file, board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path, headroom,
+            fidelity, fast_periods, tolerance) -> None:
     """Compile CIRCUIT_FILE (TOML or JSON) with its gate library and stream it on the virtual board."""
     _play(circuit_file, f"sgdma run {circuit_file}", board, mailbox, fifo_depth, gate_time, passes, seed, out_dir,
-          json_path, headroom)
+          json_path, headroom, fidelity)

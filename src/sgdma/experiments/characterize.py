@@ -23,6 +23,7 @@ from sgdma.board.programs import s0_trials
 from sgdma.board.virtual import VirtualBoard, cpu_load_options
 from sgdma.driver.axidma import AxiDma
 from sgdma.hw.layout import Layout
+from sgdma.experiments import fidelity as fid
 from sgdma.experiments import sweepcache
 from sgdma.experiments.chunks import Chunk, plan_chunks, point_cost  # noqa: F401  (part of the sweep API)
 
@@ -69,9 +70,16 @@ class Setup:
     timing_only: bool = True
     port: str | None = None        # a PS port of the board's [port.*] list (None: the preset's [ic])
     cpu_load: CpuLoad | None = None  # background CPU load on the trials' boards (any form CpuLoad.of takes)
+    fidelity: str = "exact"        # exact | fast | functional (sgdma.experiments.fidelity)
+    fast_periods: int = fid.DEFAULT_PERIODS   # fast: refresh periods in the window
+    tolerance: float = fid.DEFAULT_TOLERANCE  # fast: relative error the window is extended to meet (half of it)
     options: tuple = ()            # (key, value) preset overrides of the trials' boards (a relaxed replay's)
 
     def __post_init__(self):
+        try:
+            fid.check(self.fidelity, self.fast_periods, self.tolerance)
+        except fid.FidelityError as e:
+            raise SweepError(str(e)) from None
         if not isinstance(self.cpu_load, (CpuLoad, type(None))):   # one canonical form: equal loads, equal setups
             try:
                 object.__setattr__(self, "cpu_load", CpuLoad.of(self.cpu_load))
@@ -96,6 +104,11 @@ class Record:
     cpu_s: float = 0.0            # CPU time of the workers (honest speed figures on a loaded machine)
     cpu_load_mbps: float = 0.0    # the background CPU load the trials ran under (0: none)
     cpu_load_read_fraction: float = 0.0
+    fidelity: str = "exact"       # the fidelity the point was run at
+    extrapolated: int = 0         # trials whose throughput was extrapolated (fast); the others ran exact
+    exact_bds: int = 0            # BDs simulated exactly, summed over the trials
+    error_estimate: float = 0.0   # bound of the relative throughput error (max over trials; 0: all exact)
+    fidelity_note: str = ""       # why a fast point ran exact, or what functional approximates
     samples: dict = field(default_factory=dict, repr=False)
 
     def as_dict(self, samples: bool = False) -> dict:
@@ -144,7 +157,7 @@ class Bench:
         try:
             self.board = VirtualBoard(setup.board, seed=setup.seed, timing_only=setup.timing_only,
                                       include_sg=setup.mode == "sg", port=setup.port, cpu_load=setup.cpu_load,
-                                      options=dict(setup.options) or None)
+                                      options={**fid.board_options(setup.fidelity), **dict(setup.options)} or None)
         except ValueError as e:
             raise SweepError(str(e)) from None
         self.dma = AxiDma(self.board)
@@ -260,9 +273,7 @@ def _c_trials(bench: Bench, p: Point, seeds: np.ndarray) -> tuple[np.ndarray, np
     throughput (MB/s) and simulated ps per trial."""
     b, lay, blk = bench.board, bench.layout, bench.board.axi_dma
     payload = p.bds * p.cycles * p.bytes_per_bd
-    # generous bound: 2 us per BD (fetch-bound small BDs) plus 10x the stream time
-    expected_ns = 50_000 + p.bds * p.cycles * 2_000 + payload / (blk.data_bytes * blk.clock_mhz) * 1e3 * 10
-    polls = int(expected_ns / max(b.option("cpu.mmio_read_ns"), 1.0)) + 1000
+    polls = _poll_limit(bench, p)
     raw, sim = s0_trials(
         b, dma_base=blk.base, gpio_base=b.gpio_base, bd_dev=lay.bd_base, bd_capacity=lay.max_bds,
         buffer_base=lay.buffer_base, buffer_bytes=lay.buffer_bytes, addr_width=blk.addr_width,
@@ -273,6 +284,24 @@ def _c_trials(bench: Bench, p: Point, seeds: np.ndarray) -> tuple[np.ndarray, np
     lat = counts[:, 1] * bench.clk_ns
     thr = payload / (counts[:, 2] * bench.clk_ns) * 1e3
     return lat, thr, np.frombuffer(sim, dtype=np.uint64).copy()
+
+
+def _poll_limit(bench: Bench, p: Point) -> int:
+    """Bound of the wait for DONE, in GPIO polls: 2 us per BD (fetch-bound small BDs) plus 10x the stream
+    time, generously."""
+    b, blk = bench.board, bench.board.axi_dma
+    payload = p.bds * p.cycles * p.bytes_per_bd
+    expected_ns = 50_000 + p.bds * p.cycles * 2_000 + payload / (blk.data_bytes * blk.clock_mhz) * 1e3 * 10
+    return min(int(expected_ns / max(b.option("cpu.mmio_read_ns"), 1.0)) + 1000, 2**32 - 1)
+
+
+def _fast_c_trials(bench: Bench, p: Point, seeds: np.ndarray) -> tuple:
+    """The fast fidelity's MM2S trials: (latency ns, throughput MB/s, simulated ps, extrapolated, exact BDs,
+    error estimate) per trial."""
+    f = fid.fast_trials(bench, p, seeds, _poll_limit(bench, p))
+    lat = f.latency_clocks * bench.clk_ns
+    thr = p.bds * p.cycles * p.bytes_per_bd / (f.throughput_clocks * bench.clk_ns) * 1e3
+    return lat, thr, f.simulated_ps, f.extrapolated.astype(np.int64), f.exact_bds, f.error_estimate
 
 
 _local = threading.local()
@@ -306,14 +335,21 @@ def run_chunk(task: tuple[Setup, Chunk]) -> dict:
     w0, c0 = time.perf_counter(), time.thread_time()
     bench = _bench_for(setup)
     seeds = trial_seeds(setup.seed, ch.point, ch.last)[ch.first:]
+    n_bds = ch.point.bds * ch.point.cycles
     if setup.direction == "mm2s":
         # a few C calls per chunk, not one: a stopped thread executor (Ctrl-C) is heard between them
         step = max(1, int(STOP_CHECK_SIM_NS // point_cost(setup, ch.point)))
+        fast = setup.fidelity == "fast" and not fid.unvalidated(setup)
         out = []
         for lo in range(0, len(seeds), step):
             _check_stop()
-            out.append(_c_trials(bench, ch.point, seeds[lo:lo + step]))
-        lat, thr, sim = (np.concatenate([o[k] for o in out]) for k in range(3))
+            if fast:
+                out.append(_fast_c_trials(bench, ch.point, seeds[lo:lo + step]))
+            else:
+                lat, thr, sim = _c_trials(bench, ch.point, seeds[lo:lo + step])
+                out.append((lat, thr, sim, np.zeros(len(lat), np.int64), np.full(len(lat), n_bds, np.int64),
+                            np.zeros(len(lat))))
+        lat, thr, sim, extra, exact_bds, err = (np.concatenate([o[k] for o in out]) for k in range(6))
     else:
         rows = []
         for s in seeds:
@@ -322,8 +358,9 @@ def run_chunk(task: tuple[Setup, Chunk]) -> dict:
         lat = np.array([r[0] for r in rows], float)
         thr = np.array([r[1] for r in rows], float)
         sim = np.array([int(round(r[2] * 1e3)) for r in rows], np.uint64)
+        extra, exact_bds, err = np.zeros(len(rows), np.int64), np.full(len(rows), n_bds, np.int64), np.zeros(len(rows))
     return {"key": ch.key, "latency_ns": lat, "throughput_mbps": thr, "simulated_ps": sim,
-            "wall_s": time.perf_counter() - w0, "cpu_s": time.thread_time() - c0}
+            "extrapolated": extra, "exact_bds": exact_bds, "error_estimate": err, "wall_s": time.perf_counter() - w0, "cpu_s": time.thread_time() - c0}
 
 
 def _record(setup: Setup, p: Point, parts: list[dict]) -> Record:
@@ -336,8 +373,28 @@ def _record(setup: Setup, p: Point, parts: list[dict]) -> Record:
                  wall_s=sum(r["wall_s"] for r in parts), cpu_s=sum(r["cpu_s"] for r in parts),
                  cpu_load_mbps=setup.cpu_load.rate_mbps if setup.cpu_load else 0.0,
                  cpu_load_read_fraction=setup.cpu_load.read_fraction if setup.cpu_load else 0.0,
+                 fidelity=setup.fidelity,
+                 extrapolated=int(sum(int(r["extrapolated"].sum()) for r in parts)),
+                 exact_bds=int(sum(int(r["exact_bds"].sum()) for r in parts)),
+                 error_estimate=float(max(float(r["error_estimate"].max(initial=0.0)) for r in parts)),
+                 fidelity_note=_note(setup, p, parts),
                  samples={"latency_ns": lat.tolist(), "throughput_mbps": thr.tolist()})
     return rec
+
+
+def _note(setup: Setup, p: Point, parts: list[dict]) -> str:
+    if setup.fidelity == "functional":
+        return fid.FUNCTIONAL_NOTE
+    if setup.fidelity != "fast":
+        return ""
+    why = fid.unvalidated(setup)
+    if why:
+        return f"ran exact: the fast estimator is not validated for {why}"
+    ran_exact = sum(len(r["extrapolated"]) - int(r["extrapolated"].sum()) for r in parts)
+    if ran_exact:
+        return (f"{ran_exact} of {setup.trials} trials ran exact (shorter than warm-up + window, or the "
+                f"error estimate stayed above half the tolerance up to {fid.MAX_PERIODS_FACTOR}x the window)")
+    return ""
 
 
 def run_point(bench: Bench, p: Point) -> Record:

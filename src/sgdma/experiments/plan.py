@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from sgdma.experiments import characterize as ch
+from sgdma.experiments import fidelity as fid
 from sgdma.board.virtual import VirtualBoard
 from sgdma.driver.axidma import AxiDma
 from sgdma.hw import units
@@ -39,6 +40,11 @@ class Plan:
     tried: list
     cpu_load_mbps: float = 0.0          # the background CPU load the short runs had (0: none)
     cpu_load_read_fraction: float = 0.0
+    fidelity: str = "exact"             # the fidelity of the short runs (the DAC playback runs exact under fast)
+    extrapolated: int = 0               # trials extrapolated (fast), over every candidate measured
+    exact_bds: int = 0                  # BDs simulated exactly in the candidates' trials
+    error_estimate: float = 0.0         # bound of the relative throughput error of any trial (0: all exact)
+    fidelity_note: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -52,9 +58,10 @@ class Plan:
 
 
 def short_playback(board_name: str, bytes_per_bd: int, n_bds: int, word_ns: float, fifo: int, seed: int,
-                   cpu_load=None) -> dict:
-    """Play n_bds packets of bytes_per_bd into the DAC consumer; its report."""
-    b = VirtualBoard(board_name, seed=seed, timing_only=True, cpu_load=cpu_load)
+                   cpu_load=None, fidelity: str = "exact") -> dict:
+    """Play n_bds packets of bytes_per_bd into the DAC consumer; its report.  Paced by the DAC, so `fast`
+    plays exact (the estimator is not validated for DAC pacing); `functional` uses its ideal memory path."""
+    b = VirtualBoard(board_name, seed=seed, timing_only=True, cpu_load=cpu_load, options=fid.board_options(fidelity))
     dma = AxiDma(b)
     dma.reset()
     b.dac.configure(word_ns, word_ns * max(1, fifo // 2), fifo)
@@ -107,7 +114,8 @@ def bounds(gate_time_ns: float, bytes_per_gate: int, channels: int, board: Virtu
 
 def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str = "zcu111",
          fifo_depth: int = 64, trials: int = 20, seed: int = 0, cpu_load=None, executor=None,
-         progress=None) -> Plan:
+         progress=None, fidelity: str = "exact", fast_periods: int = fid.DEFAULT_PERIODS,
+         tolerance: float = fid.DEFAULT_TOLERANCE) -> Plan:
     """A verdict for every input: infeasible with the analytic bound that rules it out before any simulation;
     otherwise short timed runs decide (worst-trial throughput, then DAC underflows behind the FIFO).
     ``cpu_load``: a background CPU load competing for DRAM in every run (as VirtualBoard's).
@@ -116,8 +124,9 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
     for the whole plan; ``progress(trials_done, None)`` counts trials as they finish (the total is not known
     ahead: the search stops at the first candidate that keeps up)."""
     load = ch.CpuLoad.of(cpu_load)
+    fid.check(fidelity, fast_periods, tolerance)
     tag = {"cpu_load_mbps": load.rate_mbps if load else 0.0, "cpu_load_read_fraction": load.read_fraction if load
-           else 0.0}
+           else 0.0, "fidelity": fidelity}
     loaded = (f"; under a background CPU load of {load.rate_mbps:g} MB/s ({100 * load.read_fraction:.0f} % reads)"
               if load else "")
     if not (isinstance(gate_time_ns, (int, float)) and math.isfinite(gate_time_ns) and gate_time_ns > 0):
@@ -141,11 +150,13 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
                         f"{b.name}: needs {b.need:.4g} {b.unit}, at most {b.capacity:.4g} {b.unit} ({b.why}); "
                         "decided analytically, nothing simulated", [], **tag)
     lay = Layout.of(vb)
-    setup = ch.Setup(board=board, trials=trials, seed=seed, timing_only=True, cpu_load=load)
+    setup = ch.Setup(board=board, trials=trials, seed=seed, timing_only=True, cpu_load=load, fidelity=fidelity,
+                     fast_periods=fast_periods, tolerance=tolerance)
     from sgdma.executor import LocalExecutor
 
     executor = executor or LocalExecutor(1)
     done = [0]
+    notes = [fid.FUNCTIONAL_NOTE] if fidelity == "functional" else []
 
     def measure(bpb: int, n: int):
         """One candidate's record, its trials in chunks on the executor."""
@@ -153,6 +164,12 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
         count = (lambda d, t: progress(base + d, None)) if progress else None
         (rec,) = ch.sweep(setup, [ch.Point(bpb, n)], executor=executor, progress=count)
         done[0] += trials
+        tag["extrapolated"] = tag.get("extrapolated", 0) + rec.extrapolated
+        tag["exact_bds"] = tag.get("exact_bds", 0) + rec.exact_bds
+        tag["error_estimate"] = max(tag.get("error_estimate", 0.0), rec.error_estimate)
+        if rec.fidelity_note and rec.fidelity_note not in notes:
+            notes.append(rec.fidelity_note)
+        tag["fidelity_note"] = "; ".join(notes)
         return rec
 
     tried, choice = [], None
@@ -185,7 +202,10 @@ def plan(gate_time_ns: float, bytes_per_gate: int, channels: int = 1, board: str
     # the DAC plays one word every word_ns: channels gates of gate_bytes per gate time
     word_ns = gate_time_ns / (channels * gate_bytes / width)
     n_play = min(256, lay.max_bds, lay.buffer_bytes // bpb)
-    report = short_playback(board, bpb, n_play, word_ns, fifo_depth, seed, load)
+    report = short_playback(board, bpb, n_play, word_ns, fifo_depth, seed, load, fidelity)
+    if fidelity == "fast":
+        notes.append("the DAC playback ran exact (the fast estimator is not validated for DAC pacing)")
+        tag["fidelity_note"] = "; ".join(notes)
     ring_bds = next((n for n in RING_CANDIDATES if n * bpb <= lay.buffer_bytes and n <= lay.max_bds
                      and measure(bpb, n).throughput_mbps["min"] >= MARGIN_TARGET * need),
                     0)

@@ -18,7 +18,7 @@ from sgdma.experiments.chunks import Chunk
 
 MANIFEST = "sweep.json"
 TEMP_SUFFIX = ".tmp"          # a file being written (.<name>.<pid>.<random>.tmp), renamed when whole
-FIELDS = ("latency_ns", "throughput_mbps", "simulated_ps")
+FIELDS = ("latency_ns", "throughput_mbps", "simulated_ps", "extrapolated", "exact_bds", "error_estimate")
 
 
 class CacheMismatch(ValueError):

@@ -109,7 +109,8 @@ def load(preset: str | Path) -> dict:
 
     ``include = "NAME"`` (or ``{ value = "NAME", source = ... }``) at the top level or in a table pulls in
     the table of the same place from NAME.toml next to the file (e.g. ``parts/ddr4-2400-micron-083e``);
-    it must be the table's first key; the including file's own keys win.  The C loader (csrc/vboard/bus/config.c) reads the same way.
+    it must be the table's first key; the including file's own keys win.  The C reader (csrc/vboard/preset.c, for C
+    users without Python) reads the same way; from Python the board gets :func:`board_keys` instead.
     """
     p = path(preset)
     hit = _LOADED.get(str(p))
@@ -203,3 +204,29 @@ def entries(doc: dict, prefix: str = "") -> list[tuple[str, object, str, str]]:
         elif isinstance(item, dict):
             rows.extend(entries(item, full + "."))
     return rows
+
+
+def _c_section(section: str) -> bool:
+    """A section the C board reads (the others are for the Python layers only; preset.c skips the same)."""
+    return not (section.startswith(("info", "layout", "port.", "cpu.")) or section == "irq")
+
+
+def board_keys(preset: str | Path) -> tuple[str, dict[str, float]]:
+    """The preset's name and its numbers as the C board's keys (``"dma.max_burst" -> 16.0``), in file order.
+
+    The preset is parsed once, here: the binding hands these to the board key by key (``vb_config_set``), so C
+    never reads the file again.  A ``[pcie]`` or ``[rtio]`` table puts that subsystem on the board.
+    """
+    doc = load(preset)
+    name = doc.get("name")
+    keys: dict[str, float] = {}
+    for sub in ("pcie", "rtio"):
+        if isinstance(doc.get(sub), dict):
+            keys[f"{sub}.present"] = 1.0
+    for key, value, _unit, _source in entries(doc):
+        section = key.rpartition(".")[0]
+        if not section or not _c_section(section):
+            continue
+        if isinstance(value, bool) or isinstance(value, (int, float)):
+            keys[key] = float(value)
+    return (name if isinstance(name, str) else "custom"), keys

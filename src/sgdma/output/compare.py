@@ -28,15 +28,16 @@ MAX_POINTS_DRAWN = 60
 SETUP = {
     "capture": ("board", "api", "cache", "mode", "rate_sps", "sample_bytes", "buffer_bytes", "buffers", "fifo_bytes",
                 "consumer", "consumer_rate", "dma_mode", "seed"),
-    "plan": ("board", "gate_time_ns", "bytes_per_gate", "channels", "fifo_depth", "trials", "seed", "cpu_load_mbps"),
+    "plan": ("board", "gate_time_ns", "bytes_per_gate", "channels", "fifo_depth", "trials", "seed", "cpu_load_mbps",
+             "fidelity"),
     "sequence": ("board", "preset", "gate_time_ns", "gates", "bds", "fifo_depth", "word_bytes", "stream_clock_mhz",
                  "mailbox", "seed", "fidelity"),
-    "characterize": ("board", "mode", "direction", "placement", "trials", "cpu_load_mbps"),
+    "characterize": ("board", "mode", "direction", "placement", "trials", "cpu_load_mbps", "fidelity"),
     "pcie": ("board", "mode", "seed", "link", "mps"),
     "rtio": ("board", "mode", "batch", "pulses", "period_mu"),
     "validate": ("trials", "seed"),
 }
-SHARED = ("board", "mode", "direction", "placement", "trials", "link")
+SHARED = ("board", "mode", "direction", "placement", "trials", "link", "fidelity")
 
 
 def _setup(rec: dict) -> dict:

@@ -25,6 +25,7 @@ class Analyzer:
         self.core = core
         self._ring = core.board.allocate(ring_bytes, align=64)
         self.base, self.size = self._ring.physical_address, ring_bytes
+        self.log_channel = log_channel_of(core.board)
         self.arm()
 
     def arm(self) -> None:
@@ -45,10 +46,20 @@ class Analyzer:
             body, sent = ring[ptr:] + ring[:ptr], self.size
         else:
             body, sent = ring[:total], total
-        head = b"e" + _HEADER.pack(sent, total, int(st["overflow"] or st["bus_error"]), 0, 1)
+        head = b"e" + _HEADER.pack(sent, total, int(st["overflow"] or st["bus_error"]), self.log_channel, 1)
         if rearm:
             self.arm()
         return head + body
+
+
+def log_channel_of(board) -> int:
+    """The header's log_channel: ARTIQ's gateware appends its LogChannel after every PHY channel and sets
+    RTIO_LOG_CHANNEL to that index (the last channel), so the channel number one past the preset's TTL and wide
+    channels.  ARTIQ's VCD converter treats messages on it as log text, so 0 would hide TTL channel 0's edges."""
+    from sgdma.hw import presets
+
+    rtio = presets.load(board.preset)["rtio"]
+    return int(rtio["ttl_channels"]["value"]) + int(rtio["wide_channels"]["value"])
 
 
 @dataclass

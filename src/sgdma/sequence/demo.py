@@ -15,6 +15,16 @@ from sgdma.sequence import Circuit, example_circuit_path, randomized_benchmarkin
 DEMO_RB_LENGTH = 200
 
 
+def fidelity_fields(fidelity: str, bds: int) -> dict:
+    """What a playback record says of its fidelity: a playback is one run paced by the DAC, where the fast
+    estimator is not validated, so `fast` plays exact and says so."""
+    from sgdma.board.fidelity import FUNCTIONAL_NOTE
+
+    note = {"fast": "ran exact: the fast estimator is not validated for DAC pacing",
+            "functional": FUNCTIONAL_NOTE}.get(fidelity, "")
+    return {"fidelity": fidelity, "extrapolated": 0, "exact_bds": bds, "error_estimate": 0.0, "fidelity_note": note}
+
+
 def demo_circuit() -> Circuit:
     """The bundled example (Bell pair, rotations, a short RB block, detection, played
     twice) followed by a longer randomized-benchmarking sequence on qubit 0."""
@@ -47,6 +57,7 @@ def run_circuit(circuit, board: str = "zcu111", cfg: PlaybackConfig | None = Non
         "passes": cfg.passes,
         "seed": seed,
         "virtual_time_ns": vb.now_ns,
+        **fidelity_fields(cfg.fidelity, result.bds),
     }
     head = analyse(circuit, board, cfg, result, seed, max_runs=max_runs) if headroom else None
     rec = record.build(result, board, title or f"sgdma: circuit on {board}", head, extra,

@@ -40,8 +40,13 @@ class PlaybackConfig:
     lead_ns: float | None = None    # DAC start after the first word (default: one gate time)
     passes: int = 1                 # cyclic rings: how many passes to play
     seed: int = 0
+    fidelity: str = "exact"         # exact | fast | functional (sgdma.experiments.fidelity); fast plays exact
 
     def check(self) -> None:
+        from sgdma.board.fidelity import FIDELITIES
+
+        if self.fidelity not in FIDELITIES:
+            raise ValueError(f"--fidelity {self.fidelity!r}: choose {', '.join(FIDELITIES)}")
         if self.mailbox not in ("gpio", "rpmsg"):
             raise ValueError(f"mailbox {self.mailbox!r}: choose gpio or rpmsg")
         if self.fifo_depth < 1:

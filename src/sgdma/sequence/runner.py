@@ -21,7 +21,10 @@ def play_circuit(circuit, board: str, cfg: PlaybackConfig, seed: int = 0, option
     """One run: a board built from the preset (with `options` overriding preset keys), the circuit compiled
     into it, played with `cfg` (fields in `overrides` replaced).  The board keeps times, not payload bytes,
     so its stream sink does not grow with the run.  `progress(done, total)` is called between slices."""
+    from sgdma.board.fidelity import board_options
+
     cfg = replace(cfg, **overrides) if overrides else cfg
+    options = {**board_options(cfg.fidelity), **(options or {})}     # the fidelity's memory path, then the caller's
     vb = VirtualBoard(board, seed=seed, timing_only=True, options=options)
     dma = AxiDma(vb)
     dma.reset()

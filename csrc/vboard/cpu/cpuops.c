@@ -46,14 +46,14 @@ struct op_run {
  * moves another device's next event: the cached next_event stays valid. */
 static void catch_up(struct op_run *o, uint64_t t)
 {
-	const struct vb_mapping *m;
+	const struct vb_timed *m;
 
-	if (t > o->b->now)
-		o->b->now = t;
+	if (t > o->b->sched.now)
+		o->b->sched.now = t;
 	if (t < o->next_event)
 		return;
-	vb_sync(o->b);
-	o->next_event = vb_bus_next_event(&o->b->bus, &m);
+	vb_sched_sync(&o->b->sched);
+	o->next_event = vb_sched_next_event(&o->b->sched, &m);
 }
 
 static uint64_t request(struct op_run *o, uint64_t t, uint64_t addr, uint32_t len, bool write)
@@ -164,9 +164,12 @@ static int check(const vb_board *b, const struct vb_cpuop *op, char *err, size_t
 	return 0;
 }
 
+/* One operation from issue to its last request: the loop interleaves the CPU's
+ * requests with the devices' events in time order, which is why it is one
+ * function (its state is the loop's). */
 int vb_cpuop_run(vb_board *b, const struct vb_cpuop *op, struct vb_cpuop_result *r, char *err, size_t errlen)
 {
-	const struct vb_mapping *m;
+	const struct vb_timed *m;
 	unsigned line = b->cfg.cache_line_bytes;
 	double pl = op->ns_per_line * 1000.0;          /* ps per line */
 	struct op_run o = { .b = b, .r = r };
@@ -175,9 +178,9 @@ int vb_cpuop_run(vb_board *b, const struct vb_cpuop *op, struct vb_cpuop_result 
 	if (check(b, op, err, errlen) < 0)
 		return -1;
 	*r = (struct vb_cpuop_result){ 0 };
-	vb_sync(b);
-	t0 = o.last_done = b->now;
-	o.next_event = vb_bus_next_event(&b->bus, &m);
+	vb_sched_sync(&b->sched);
+	t0 = o.last_done = b->sched.now;
+	o.next_event = vb_sched_next_event(&b->sched, &m);
 	r->t_start = t0;
 	n = nlines(op->addr, op->len, line);
 	t_cpu = t0 + (uint64_t)((double)n * pl + 0.5);
@@ -267,8 +270,8 @@ int vb_cpuop_run(vb_board *b, const struct vb_cpuop *op, struct vb_cpuop_result 
 	if (op->kind == VB_CPUOP_READ || op->kind == VB_CPUOP_COPY)
 		r->t_end = max64(r->t_end, o.last_done);
 	r->t_end += (uint64_t)(op->fixed_ns * 1000.0 + 0.5);
-	b->now = max64(b->now, r->t_end);
-	vb_sync(b);
+	b->sched.now = max64(b->sched.now, r->t_end);
+	vb_sched_sync(&b->sched);
 	b->cpuops.ops++;
 	b->cpuops.requests += r->requests;
 	b->cpuops.read_bytes += r->read_bytes;

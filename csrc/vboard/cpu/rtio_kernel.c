@@ -50,13 +50,13 @@ void vb_rtio_reset(struct vb_rtio *r)
 	bool acp = r->acp.enable;
 	uint32_t ib = r->acp.in_base, ob = r->acp.out_base;
 
-	vb_sync(r->b);
+	vb_sched_sync(&r->b->sched);
 	vb_rtio_ops.reset(r);
 	r->k.init = init;
 	r->k.acp_out = out;
 	r->k.acp_in = in;
 	r->k.batch_cap = cap;
-	r->k.port_free = r->k.last_write_arrive = vb_now_ps(r->b);
+	r->k.port_free = r->k.last_write_arrive = r->b->sched.now;
 	r->an.base = base;
 	r->an.last = last;
 	rtio_an_reset(r);
@@ -68,7 +68,7 @@ void vb_rtio_reset(struct vb_rtio *r)
 
 static void cpu_until(struct vb_rtio *r, uint64_t t)
 {
-	uint64_t now = vb_now_ps(r->b);
+	uint64_t now = r->b->sched.now;
 	if (t > now)
 		vb_advance_ps(r->b, t - now);
 }
@@ -86,7 +86,7 @@ static void csr_store_n(struct vb_rtio *r, const uint32_t *off, const uint32_t *
 
 	while (r->wq_n + n > RTIO_WQ)   /* the port's write buffer is full: wait for the oldest */
 		cpu_until(r, r->wq[r->wq_head].t);
-	s = max64(vb_now_ps(r->b), k->port_free);
+	s = max64(r->b->sched.now, k->port_free);
 	k->port_free = s + ns_ps(r->p.csr_write_ns);
 	arrive = s + ns_ps(r->p.csr_write_latency_ns);
 	k->last_write_arrive = max64(k->last_write_arrive, arrive);
@@ -106,7 +106,7 @@ static void csr_store(struct vb_rtio *r, uint32_t off, uint32_t v) { csr_store_n
 static uint32_t csr_load(struct vb_rtio *r, uint32_t off)
 {
 	struct rtio_kernel *k = &r->k;
-	uint64_t s = max64(vb_now_ps(r->b), k->port_free);
+	uint64_t s = max64(r->b->sched.now, k->port_free);
 	uint64_t t = max64(s + ns_ps(r->p.csr_read_ns), k->last_write_arrive);
 	k->port_free = t;
 	k->gp_reads++;
@@ -147,7 +147,7 @@ int vb_rtio_k_init(struct vb_rtio *r, enum rtio_initiator init, uint64_t acp_out
 	k->now = 0;
 	k->credit = 0;
 	k->batching = false;
-	k->port_free = k->last_write_arrive = vb_now_ps(r->b);
+	k->port_free = k->last_write_arrive = r->b->sched.now;
 	if (acp) {
 		csr_store(r, RTIO_R_ACP_IN_BASE, (uint32_t)acp_in);
 		csr_store(r, RTIO_R_ACP_OUT_BASE, (uint32_t)acp_out);
@@ -245,8 +245,8 @@ static uint32_t acp_kick(struct vb_rtio *r, uint32_t *batch_idx)
 	vb_advance_ps(r->b, ns_ps(r->p.barrier_ns));
 	cpu_cycles(r, r->p.sev_cycles);
 	r->k.sevs++;
-	rtio_acp_evento(r, vb_now_ps(r->b));
-	if (!vb_run_until(r->b, acp_replied, r, VB_NO_TIME - 1))
+	rtio_acp_evento(r, r->b->sched.now);
+	if (!vb_sched_run_until(&r->b->sched, acp_replied, r, VB_NO_TIME - 1))
 		return RTIO_O_STATUS_WAIT;   /* the gateware never answered */
 	cpu_until(r, r->acp.t_reply + ns_ps(r->p.poll_miss_ns));
 	memcpy(&word, in + ACP_IN_STATUS, 4);
@@ -369,10 +369,10 @@ uint32_t vb_rtio_k_input(struct vb_rtio *r, uint32_t chan, int64_t timeout, bool
 	cpu_cycles(r, r->p.output_cycles);   /* the call and its argument set-up, as an output's */
 	csr_store(r, RTIO_R_KI_TARGET, chan << 8);
 	csr_store64(r, RTIO_R_KI_I_TIMEOUT_HI, RTIO_R_KI_I_TIMEOUT_LO, (uint64_t)timeout);
-	deadline = vb_now_ps(r->b) + limit_ps;
+	deadline = r->b->sched.now + limit_ps;
 	/* the CPU polls i_status while the read waits for an event or the timeout (every load bounded) */
 	while ((st = csr_load(r, RTIO_R_KI_I_STATUS)) & RTIO_I_STATUS_WAIT_STATUS)
-		if (vb_now_ps(r->b) > deadline)
+		if (r->b->sched.now > deadline)
 			return st;
 	if (st)
 		return st;
@@ -403,13 +403,13 @@ int vb_rtio_k_playback(struct vb_rtio *r, uint64_t ptr, uint64_t limit_ps, struc
 	sel = csr_load(r, RTIO_R_CRI_SELECTED);
 	csr_store(r, RTIO_R_CRI_SELECTED, 1);
 	csr_store(r, RTIO_R_DMA_ENABLE, 1);
-	deadline = vb_now_ps(r->b) + limit_ps;
+	deadline = r->b->sched.now + limit_ps;
 	/* The CPU spins on enable with back-to-back loads.  The first returns after the stores have landed (so it
 	 * reads 1); the loads change nothing, so the board runs to the engine's end and the spin ends with the first
 	 * load that samples after it: one every csr_read_ns from the first. */
 	if (csr_load(r, RTIO_R_DMA_ENABLE)) {
-		uint64_t s0 = vb_now_ps(r->b), per = ns_ps(r->p.csr_read_ns), k;
-		if (!vb_run_until(r->b, dma_idle, r, deadline)) {
+		uint64_t s0 = r->b->sched.now, per = ns_ps(r->p.csr_read_ns), k;
+		if (!vb_sched_run_until(&r->b->sched, dma_idle, r, deadline)) {
 			out->timeout = true;
 		} else {
 			k = (r->dma.t_end > s0 ? (r->dma.t_end - s0 + per - 1) / per : 0) + 1;
@@ -444,7 +444,7 @@ void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t ha
 	uint64_t ev = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->t0_ps = vb_now_ps(r->b);
+	out->t0_ps = r->b->sched.now;
 	if (batch)
 		vb_rtio_k_batch_start(r);
 	for (uint64_t i = 0; i < 2 * n && !st; i++) {
@@ -462,7 +462,7 @@ void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t ha
 		st = vb_rtio_k_batch_end(r);
 	if (!st)
 		st = vb_rtio_k_flush(r);
-	out->t1_ps = vb_now_ps(r->b);
+	out->t1_ps = r->b->sched.now;
 	out->events = ev;
 	out->status = st;
 	out->err_chan = r->k.err_chan;
@@ -471,7 +471,7 @@ void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t ha
 
 bool vb_rtio_drain(struct vb_rtio *r, uint64_t limit_ps)
 {
-	return vb_run_until(r->b, idle, r, vb_now_ps(r->b) + limit_ps);
+	return vb_sched_run_until(&r->b->sched, idle, r, r->b->sched.now + limit_ps);
 }
 
 void vb_rtio_an_arm(struct vb_rtio *r, uint64_t base, uint64_t size)
@@ -487,10 +487,10 @@ void vb_rtio_an_arm(struct vb_rtio *r, uint64_t base, uint64_t size)
 
 bool vb_rtio_an_disarm(struct vb_rtio *r, uint64_t limit_ps)
 {
-	uint64_t deadline = vb_now_ps(r->b) + limit_ps;
+	uint64_t deadline = r->b->sched.now + limit_ps;
 	csr_store(r, RTIO_R_AN_ENABLE, 0);
 	while (csr_load(r, RTIO_R_AN_BUSY))
-		if (vb_now_ps(r->b) > deadline)
+		if (r->b->sched.now > deadline)
 			return false;
 	return true;
 }

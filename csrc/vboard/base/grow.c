@@ -1,12 +1,11 @@
 /*
- * grow.c - the board's growable arrays (fetch log, sink packets, traces, RTIO,
- * ADC and DAC records): one doubling policy, in a file of its own so C unit
- * tests can link it without the board.
+ * grow.c - the board's growable arrays and its scratch buffer, in a file of
+ * their own so C unit tests can link them without the board.
  */
-#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "base/grow.h"
 
 /* Like realloc: the grown array, or NULL (p untouched, *cap unchanged) when the
  * host has no memory for it.  The caller reports what it could not keep. */
@@ -37,4 +36,25 @@ bool vb_grow_into(void *p, size_t *cap, size_t need, size_t elem)
 		return false;
 	*pp = q;
 	return true;
+}
+
+uint8_t *vb_scratch_get(struct vb_scratch *s, uint64_t len)
+{
+	if (len > s->cap) {
+		uint8_t *n = realloc(s->p, len);
+		if (!n) {
+			fprintf(stderr, "sgdma virtual board: out of host memory (%llu bytes)\n",
+				(unsigned long long)len);
+			abort();
+		}
+		s->p = n;
+		s->cap = len;
+	}
+	return s->p;
+}
+
+void vb_scratch_free(struct vb_scratch *s)
+{
+	free(s->p);
+	*s = (struct vb_scratch){ 0 };
 }

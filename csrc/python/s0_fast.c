@@ -1,0 +1,299 @@
+/*
+ * s0_fast.c - S0's trials at the fast fidelity: an exact prefix, then the rest
+ * extrapolated over whole DRAM refresh periods.
+ *
+ * Each trial runs S0's program (csrc/apps/s0_bench.c) exactly as the exact
+ * fidelity does, polling the engine's DONE with the same GPIO reads, and
+ * watches the sink's per-BD completion times (one packet per BD) between
+ * polls.  After `warmup` BDs it takes a window of `periods` whole refresh
+ * periods from the next refresh start, measures the time per BD P over it and
+ * estimates the error (the quarters' rates, the largest deviation from the trend, one
+ * BD).  When the relative estimate is at most `accept` the trial stops there
+ * and the last beat is extrapolated as window end + remaining BDs x P;
+ * otherwise the window doubles up to `max_periods`, then the trial simply runs
+ * on to DONE, which is the exact trial.  So latency and set-up are always the
+ * exact counters, and a trial too short for a window is exact.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core.h"
+#include "mem/ddrc.h"
+#include "sgdma/csm.h"
+#include "sgdma/s0_bench.h"
+
+enum { OUT_SETUP, OUT_LATENCY, OUT_THROUGHPUT, OUT_EXTRAPOLATED, OUT_EXACT_BDS, OUT_ERROR, OUT_SIM_PS, OUT_N };
+
+struct fast_cfg {
+	uint32_t warmup, periods, max_periods;
+	double accept, clk_ps;
+};
+
+/* Completed BDs by time t: linear between completion times (F(c_i) = i + 1); t inside the recorded span. */
+static double completed_by(vb_board *b, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n;          /* first packet whose completion is >= t */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (vb_sink_packet(b, mid)->t_last_ps < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0.0;
+	if (lo >= n)
+		return (double)n;
+	{
+		uint64_t a = vb_sink_packet(b, lo - 1)->t_last_ps, z = vb_sink_packet(b, lo)->t_last_ps;
+		return (double)lo + (z > a ? (double)(t - a) / (double)(z - a) : 0.0);
+	}
+}
+
+/* The largest deviation of a completion in the window [ts, te) from the straight line through (ts, fs) at
+ * p per BD: how far any single completion, hence the count at either window edge, may sit off the trend. */
+static double deviation(vb_board *b, size_t n, uint64_t ts, uint64_t te, double fs, double p)
+{
+	size_t lo = 0, hi = n;
+	double worst = 0.0;
+	while (lo < hi) {               /* first completion at or after ts */
+		size_t mid = lo + (hi - lo) / 2;
+		if (vb_sink_packet(b, mid)->t_last_ps < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < n && vb_sink_packet(b, i)->t_last_ps < te; i++) {
+		double d = fabs((double)vb_sink_packet(b, i)->t_last_ps - ((double)ts + ((double)(i + 1) - fs) * p));
+		if (d > worst)
+			worst = d;
+	}
+	return worst;
+}
+
+struct estimate {
+	double t_end_ps, error;   /* extrapolated last beat; relative error bound of the first->last span */
+};
+
+/* The estimate from the window [ts, ts + periods * T); false if the sink cannot support it. */
+static bool estimate(vb_board *b, const struct fast_cfg *f, uint64_t total, uint64_t ts, uint64_t period,
+		     uint32_t periods, uint64_t t_first, struct estimate *e)
+{
+	size_t n = vb_sink_count(b);
+	uint64_t te = ts + periods * period;
+	double fs = completed_by(b, n, ts), fe = completed_by(b, n, te), fq[5];
+	double p, pq_min = 0.0, pq_max = 0.0, rem, dev, err_ps;
+
+	/* the window's rate, and its quarters' (whole periods when R is a multiple of 4, else near) */
+	for (unsigned q = 0; q <= 4; q++)
+		fq[q] = completed_by(b, n, ts + (uint64_t)((double)(te - ts) * q / 4.0));
+	if (fe - fs <= 0.0)
+		return false;
+	p = (double)(te - ts) / (fe - fs);
+	for (unsigned q = 0; q < 4; q++) {
+		double pq;
+		if (fq[q + 1] - fq[q] <= 0.0)
+			return false;
+		pq = (double)(te - ts) / 4.0 / (fq[q + 1] - fq[q]);
+		pq_min = q == 0 || pq < pq_min ? pq : pq_min;
+		pq_max = q == 0 || pq > pq_max ? pq : pq_max;
+	}
+	rem = (double)total - fe;
+	if (rem < 0.0)
+		rem = 0.0;
+	dev = deviation(b, n, ts, te, fs, p);
+	e->t_end_ps = (double)te + rem * p;
+	/* The spread of the quarters' rates (drift, and variation slower than a refresh period) over the
+	 * remaining BDs; the count at each window edge may be off by the largest deviation from the trend
+	 * (refresh stalls included), which moves P by up to 2 dev / window and the anchor at te by dev; one BD
+	 * of end effect and one clock of counting. */
+	err_ps = (pq_max - pq_min) * rem + dev * (1.0 + 2.0 * rem * p / (double)(te - ts)) + p + f->clk_ps;
+	e->error = err_ps / (e->t_end_ps - (double)t_first);
+	return true;
+}
+
+/* Requests the CPU port of the DDR controller has taken so far (0 on a board whose DMA memory has none). */
+static uint64_t cpu_requests(vb_board *b)
+{
+	const struct vb_ddrc_port_stats *s = vb_ddrc_stats(b, VB_PORT_CPU);
+	return s ? s->reads + s->writes : 0;
+}
+
+/* One trial; fills out[OUT_N]. */
+static enum sg_status fast_trial(vb_board *b, struct sg_platform plat, const struct s0_bench *bench,
+				 const struct s0_point *pt, uint64_t seed, struct fast_cfg *f, double *out,
+				 struct sg_error *err)
+{
+	struct s0_run run;
+	struct s0_counts cnt;
+	uint64_t t0 = vb_now_ps(b), total = (uint64_t)pt->bds * pt->cycles, ts = 0, period = 0;
+	uint64_t cpu_seen = cpu_requests(b), cpu_quiet_since = t0;
+	uint32_t periods = f->periods;
+	bool window = false, gave_up = false;
+	enum sg_status st = s0_trial_start(&run, plat, bench, pt, seed, err);
+
+	if (st != SG_OK)
+		return st;
+	for (uint32_t i = 0; i < bench->poll_limit; i++) {
+		size_t n;
+		if (s0_trial_done(&run)) {
+			st = s0_trial_finish(&run, &cnt, err);
+			out[OUT_SETUP] = cnt.setup;
+			out[OUT_LATENCY] = cnt.latency;
+			out[OUT_THROUGHPUT] = cnt.throughput;
+			out[OUT_EXTRAPOLATED] = 0;
+			out[OUT_EXACT_BDS] = (double)total;
+			out[OUT_ERROR] = 0;
+			out[OUT_SIM_PS] = (double)(vb_now_ps(b) - t0);
+			return st;
+		}
+		if (gave_up)
+			continue;
+		n = vb_sink_count(b);
+		if (!window) {
+			/* Warm-up: W BDs, and the CPU's own DRAM traffic (the ring it wrote, draining from its
+			 * caches and write buffers) quiet for a refresh period, so the window sees the DMA alone. */
+			uint64_t now = vb_now_ps(b), seen = cpu_requests(b), t_warm;
+			if (seen != cpu_seen) {
+				cpu_seen = seen;
+				cpu_quiet_since = now;
+			}
+			if (n < f->warmup || n == 0)
+				continue;
+			if (!period) {
+				uint64_t r0 = vb_next_refresh(b, now);
+				period = r0 < UINT64_MAX / 4 ? vb_next_refresh(b, r0 + 1) - r0 : 0;
+				if (!period || period > UINT64_MAX / 8 / f->max_periods) {
+					gave_up = true;       /* refresh off: no period to average over */
+					continue;
+				}
+			}
+			if (now - cpu_quiet_since < period)
+				continue;
+			t_warm = vb_sink_packet(b, f->warmup ? f->warmup - 1 : 0)->t_last_ps;
+			ts = vb_next_refresh(b, t_warm > cpu_quiet_since ? t_warm : cpu_quiet_since);
+			window = true;
+		}
+		if (vb_sink_packet(b, n - 1)->t_last_ps <= ts + periods * period)
+			continue;
+		{
+			struct estimate e;
+			uint64_t t_first = vb_sink_packet(b, 0)->t_first_ps, t_stop;
+			if (!estimate(b, f, total, ts, period, periods, t_first, &e)) {
+				gave_up = true;
+				continue;
+			}
+			if (e.error > f->accept) {
+				if (periods * 2 <= f->max_periods)
+					periods *= 2;
+				else
+					gave_up = true;
+				continue;
+			}
+			out[OUT_SETUP] = s0_trial_counter(&run, CSM_SEL_SETUP);
+			out[OUT_LATENCY] = s0_trial_counter(&run, CSM_SEL_LATENCY);
+			/* the engine counts first..last beat inclusive, in clocks */
+			out[OUT_THROUGHPUT] = (e.t_end_ps - (double)t_first) / f->clk_ps + 1.0;
+			out[OUT_EXTRAPOLATED] = 1;
+			out[OUT_EXACT_BDS] = (double)n;
+			out[OUT_ERROR] = e.error;
+			t_stop = vb_now_ps(b);
+			st = s0_trial_stop(&run, err);
+			out[OUT_SIM_PS] = (double)(vb_now_ps(b) - t0) + (e.t_end_ps > (double)t_stop
+									  ? e.t_end_ps - (double)t_stop : 0.0);
+			return st;
+		}
+	}
+	err->code = SG_E_TIMEOUT;
+	err->dir = SG_MM2S;
+	err->bd_index = SG_NO_INDEX;
+	err->value = err->limit = bench->poll_limit;
+	err->what = 0;
+	sg_chan_snapshot(&run.c, &err->snap);
+	err->has_snapshot = true;
+	return SG_E_TIMEOUT;
+}
+
+/* s0_fast_trials(board, <s0_trials' arguments>, warmup, periods, max_periods, accept, clk_ps):
+ * n x OUT_N float64 (setup, latency, throughput clocks, extrapolated 0/1, exact BDs, error, simulated ps). */
+static PyObject *s0_fast_trials(PyObject *m, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "board", "dma_base", "gpio_base", "bd_dev", "bd_capacity", "buffer_base",
+				  "buffer_bytes", "addr_width", "length_width", "data_bytes", "poll_limit",
+				  "bytes_per_bd", "bds", "cycles", "seeds", "warmup", "periods", "max_periods",
+				  "accept", "clk_ps", NULL };
+	BoardObject *board;
+	struct s0_bench bench = { 0 };
+	struct s0_point pt = { 0 };
+	struct fast_cfg f = { 0 };
+	uint64_t bd_capacity;
+	Py_buffer seeds;
+	PyObject *res;
+	struct sg_platform plat;
+	struct sg_error err;
+	enum sg_status st = SG_OK;
+	Py_ssize_t n, done = 0;
+	(void)m;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O&O&O&O&O&O&O&O&O&O&O&O&O&y*O&O&O&dd", kwlist, &BoardType,
+					 &board, sgpy_u64, &bench.dma_base, sgpy_u64, &bench.gpio_base, sgpy_u64,
+					 &bench.bd_dev, sgpy_u64, &bd_capacity, sgpy_u64, &bench.buffer_base, sgpy_u64,
+					 &bench.buffer_bytes, sgpy_u32, &bench.addr_width, sgpy_u32, &bench.length_width,
+					 sgpy_u32, &bench.data_bytes, sgpy_u32, &bench.poll_limit, sgpy_u32,
+					 &pt.bytes_per_bd, sgpy_u32, &pt.bds, sgpy_u32, &pt.cycles, &seeds, sgpy_u32,
+					 &f.warmup, sgpy_u32, &f.periods, sgpy_u32, &f.max_periods, &f.accept, &f.clk_ps))
+		return NULL;
+	if (sgpy_board_ready(board) < 0 || bd_capacity > UINT32_MAX || f.periods < 2 || f.max_periods < f.periods
+	    || !(f.clk_ps > 0) || !(f.accept >= 0)) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_ValueError, "s0_fast_trials: bd_capacity over 2^32, periods < 2, "
+					"max_periods < periods, or clk_ps/accept out of range");
+		PyBuffer_Release(&seeds);
+		return NULL;
+	}
+	bench.bd_capacity = (uint32_t)bd_capacity;
+	bench.bd_cpu = vb_mem_ptr(board->b, bench.bd_dev, bd_capacity * PG021_BD_SIZE);
+	if (!bench.bd_cpu || seeds.len % 8) {
+		PyBuffer_Release(&seeds);
+		PyErr_SetString(PyExc_ValueError, "s0_fast_trials: BD region not in board memory, or seeds not uint64");
+		return NULL;
+	}
+	n = seeds.len / 8;
+	res = PyBytes_FromStringAndSize(NULL, n * OUT_N * (Py_ssize_t)sizeof(double));
+	if (!res) {
+		PyBuffer_Release(&seeds);
+		return NULL;
+	}
+	plat.ops = vb_platform_ops();
+	plat.ctx = board->b;
+	{
+		const uint64_t *seed = seeds.buf;
+		double *out = (double *)PyBytes_AS_STRING(res);
+		SGPY_SIMULATE(board, {
+			for (; done < n; done++) {
+				vb_reseed(board->b, seed[done]);
+				vb_sink_clear(board->b);
+				st = fast_trial(board->b, plat, &bench, &pt, seed[done], &f, out + done * OUT_N, &err);
+				if (st != SG_OK)
+					break;
+			}
+		});
+	}
+	PyBuffer_Release(&seeds);
+	if (st != SG_OK) {
+		Py_DECREF(res);
+		return sgpy_raise(&err);
+	}
+	return res;
+}
+
+static PyMethodDef fast_methods[] = {
+	{ "s0_fast_trials", (PyCFunction)(void (*)(void))s0_fast_trials, METH_VARARGS | METH_KEYWORDS,
+	  "S0's trials at the fast fidelity: exact prefix, extrapolation over whole refresh periods" },
+	{ NULL, NULL, 0, NULL },
+};
+
+int sgpy_register_fast(PyObject *m)
+{
+	return PyModule_AddFunctions(m, fast_methods);
+}

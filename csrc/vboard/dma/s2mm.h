@@ -1,0 +1,20 @@
+/*
+ * s2mm.h - the S2MM data mover: stream beats into write bursts (called by sg.c and channel.c).
+ */
+#ifndef SGDMA_VBOARD_DMA_S2MM_H
+#define SGDMA_VBOARD_DMA_S2MM_H
+
+#include "dma/bd.h"
+
+#pragma GCC visibility push(hidden)
+
+enum vb_s2mm_result {
+	VB_S2MM_BUSY,     /* moving data or waiting for the stream: c->phase, c->t_next set */
+	VB_S2MM_FULL,     /* the buffer is complete (full or TLAST) */
+	VB_S2MM_STOPPED,  /* an error or a halt is in the report */
+};
+enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r);
+
+#pragma GCC visibility pop
+
+#endif

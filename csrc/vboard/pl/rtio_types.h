@@ -1,0 +1,326 @@
+/*
+ * rtio_types.h - the ARTIQ-style RTIO subsystem's state, clock arithmetic and
+ * the functions its files give each other.  One device (rtio.c, whose own
+ * header is rtio.h) made of the event core (SED lanes, CRI), the event DMA
+ * (rtio_dma.c), the analyzer (rtio_analyzer.c), the ACP kernel initiator
+ * (rtio_acpki.c) and the credit write FIFO (rtio_wfifo.c); the kernel CPU's
+ * side of the three initiators is ../cpu/rtio_kernel.c.  Facts and sources:
+ * /work/shared/reference/artiq-rtio.md; the byte layouts: sgdma/rtio_layout.h.
+ */
+#ifndef SGDMA_VBOARD_RTIO_TYPES_H
+#define SGDMA_VBOARD_RTIO_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sgdma/rtio_layout.h"
+#include "vboard.h"
+
+#define RTIO_MAX_LANES 16
+#define RTIO_WQ 64            /* posted CSR stores in flight on the register port */
+#define RTIO_DMA_BURSTS 128   /* the AXI reader's in-flight counter limit (sec. 3.3) */
+#define RTIO_AN_OUT 256
+
+/* Who drives the CRI write in progress. */
+enum rtio_src { RTIO_SRC_KI = 0, RTIO_SRC_DMA, RTIO_SRC_ACP, RTIO_SRC_WF, RTIO_NSRC };
+enum rtio_initiator { RTIO_INIT_CSR = 0, RTIO_INIT_ACP, RTIO_INIT_ACP_BATCH, RTIO_INIT_FIFO };
+
+struct rtio_event {
+	int64_t ts;               /* mu */
+	uint32_t chan;
+	uint8_t addr, nwords;
+	uint32_t data[RTIO_RECORD_MAX_WORDS];
+};
+
+struct rtio_lane {
+	struct rtio_event *q;
+	unsigned head, count;
+	int64_t last_coarse;      /* last coarse timestamp written: strictly increasing per lane */
+};
+
+struct rtio_dma {
+	uint64_t base, offset;
+	enum { DMA_IDLE, DMA_FLOWING, DMA_FLUSH } phase;
+	uint32_t error, err_chan, err_addr;
+	uint64_t err_ts;
+	bool bus_error;
+	uint64_t rd_next, avail_end, ar_free, rec_addr, t_free;
+	uint64_t burst_done[RTIO_DMA_BURSTS], burst_end[RTIO_DMA_BURSTS];
+	unsigned bh, bn;
+	bool waiting, rd_stop;
+	uint64_t lc_addr;         /* record_len's cache: the length byte read at lc_addr (host pointer lc_ok) */
+	uint32_t lc_len;
+	bool lc_ok;
+	uint64_t records, dropped, t_start, t_end;
+};
+
+struct rtio_analyzer {
+	bool enabled;
+	uint32_t base, last;
+	uint64_t wr_addr, byte_count;
+	bool overflow, bus_error;
+	uint8_t *fifo;            /* analyzer_fifo messages of 32 bytes */
+	unsigned fh, fn;
+	uint64_t w_free;          /* writer's W channel free at */
+	uint64_t out_done[RTIO_AN_OUT];
+	unsigned oh, on;
+	uint64_t messages, lost;
+};
+
+struct rtio_acpki {
+	bool enable;
+	uint32_t in_base, out_base;
+	enum { ACP_IDLE, ACP_CRI, ACP_WAIT, ACP_NEXT, ACP_WRITEBACK } phase;
+	uint64_t t_next;
+	uint32_t count, idx, status;
+	struct rtio_event ev;
+	uint64_t t_reply;         /* status line written back (CPU sees it after a re-fetch) */
+	bool replied;
+};
+
+struct rtio_wfifo {
+	struct rtio_event *q;
+	unsigned head, n;
+	struct rtio_event stage;
+	uint64_t t_free;
+	bool waiting;
+	uint32_t error, err_chan;
+	uint64_t err_ts, overruns;
+};
+
+/* One TTL input channel [artiq-rtio.md sec. 1.3]: the pin, its gate (sensitivity, set by output
+ * events at address 2/3), the input FIFO with its sticky overflow, and the pin's stimulus. */
+struct rtio_input_event { int64_t ts; uint32_t data; uint64_t avail; };
+struct rtio_inchan {
+	uint8_t sens, level;
+	bool overflow;
+	struct rtio_input_event *q;
+	unsigned head, n;
+	int64_t *st_t;            /* stimulus: the pin's transitions (mu, increasing) and levels */
+	uint8_t *st_v;
+	size_t st_n, st_i;
+	int loop_to;              /* loopback: this channel's output drives that channel's pin (-1: none) */
+};
+
+struct rtio_input {
+	struct rtio_inchan *ch;   /* ttl_channels of them */
+	unsigned stim_pending;    /* channels with stimulus left (0: nothing to schedule) */
+	unsigned loops;           /* loopbacks wired */
+	/* the CRI read in flight (KI i_timeout write) and its result registers */
+	bool busy;
+	uint32_t chan;
+	int64_t timeout;
+	uint64_t t_ready;         /* the read cannot complete before */
+	uint32_t status, data;
+	int64_t ts;
+	uint64_t events, lost, reads, timeouts, overflows;
+};
+
+struct rtio_kernel {
+	enum rtio_initiator init;
+	int64_t now;              /* ACP / FIFO: the cursor lives in a CPU register */
+	int64_t credit;           /* FIFO: lower bound of free entries */
+	uint64_t acp_out, acp_in; /* ACPKI buffers in cached DDR */
+	uint32_t batch_n, batch_cap;
+	bool batching;
+	uint64_t port_free, last_write_arrive;
+	uint32_t err_chan;        /* last error's channel and timestamp */
+	int64_t err_ts;
+	uint64_t gp_reads, gp_writes, sevs, credit_refreshes;
+};
+
+struct vb_rtio {
+	vb_board *b;
+	struct vb_rtio_params p;
+	uint64_t coarse_ps;
+	double mu_ps;
+	unsigned nchan;
+	struct rtio_lane lane[RTIO_MAX_LANES];
+	unsigned cur_lane;
+	/* the lane whose head goes out first (-1: all empty), cached between pops when fast */
+	bool fast, early_ok;
+	int early;
+	/* the engines' next-event times as ops_next found them, for the ops_step that follows (fast only) */
+	bool nx_ok;
+	uint64_t nx_dma, nx_acp, nx_wf, nx_an, nx_in;
+	int64_t *chan_last;       /* per channel: coarse timestamp of the last output */
+	/* the one CRI write waiting for lane space (o_status.wait) */
+	bool pend;
+	enum rtio_src pend_src;
+	unsigned pend_lane;
+	struct rtio_event pend_ev;
+	uint32_t src_status[RTIO_NSRC];
+	/* asynchronous errors: counted and logged, never raised */
+	uint64_t written, emitted, underflows, sequence_errors, collisions, busy_waits;
+	/* output edges */
+	bool log_on;
+	int64_t *log_t;
+	uint32_t *log_ch, *log_addr, *log_data;
+	size_t n_log, cap_log;
+	/* kernel initiator CSRs */
+	uint32_t ki_target, ki_odata[RTIO_RECORD_MAX_WORDS];
+	uint64_t ki_now, counter, ki_i_timeout;
+	unsigned cri_sel;
+	/* posted CSR stores travelling to the window */
+	struct { uint64_t t; uint32_t off, v; } wq[RTIO_WQ];
+	unsigned wq_head, wq_n;
+	struct rtio_dma dma;
+	struct rtio_analyzer an;
+	struct rtio_acpki acp;
+	struct rtio_wfifo wf;
+	struct rtio_input in;
+	struct rtio_kernel k;
+	unsigned trace_align;
+};
+
+/* The RTIO clock: full timestamp (mu) at t, cycles as ps, edges, output times. */
+static inline int64_t rtio_counter_at(const struct vb_rtio *r, uint64_t t_ps)
+{
+	return (int64_t)(t_ps / r->coarse_ps) << r->p.fine_bits;
+}
+
+static inline uint64_t rtio_ps_of_cycles(const struct vb_rtio *r, double cycles)
+{
+	return (uint64_t)(cycles * (double)r->coarse_ps + 0.5);
+}
+
+/* The first RTIO clock edge at or after t. */
+static inline uint64_t rtio_next_edge(const struct vb_rtio *r, uint64_t t_ps)
+{
+	return (t_ps + r->coarse_ps - 1) / r->coarse_ps * r->coarse_ps;
+}
+
+static inline int64_t rtio_coarse(const struct vb_rtio *r, int64_t ts) { return ts >> r->p.fine_bits; }
+
+/* The output time of timestamp ts (fine steps within the coarse cycle). */
+static inline uint64_t rtio_emit_ps(const struct vb_rtio *r, int64_t ts)
+{
+	return ts <= 0 ? 0 : (uint64_t)((double)ts * r->mu_ps + 0.5);
+}
+
+/* rtio_sed.c: the SED lanes and the CRI */
+/* A CRI write at t: 0, O_STATUS_WAIT (held until a lane frees) or O_STATUS_UNDERFLOW. */
+uint32_t rtio_cri_write(struct vb_rtio *r, enum rtio_src src, const struct rtio_event *ev, uint64_t t);
+/* The event's coarse time is less than underflow_margin cycles ahead of the counter at t. */
+bool rtio_behind_margin(const struct vb_rtio *r, int64_t ts, uint64_t t);
+void rtio_lane_push(struct vb_rtio *r, struct rtio_lane *l, const struct rtio_event *ev);
+void rtio_log_guest(const char *what, const struct rtio_event *ev, uint64_t n);
+
+
+/* rtio_mem.c: the one adapter onto the timed memory path */
+enum rtio_port { RTIO_PORT_HP0, RTIO_PORT_HP1 };
+bool rtio_mem_ok(vb_board *b, uint64_t addr, uint64_t len);
+uint8_t *rtio_mem_host(vb_board *b, uint64_t addr, uint64_t len);   /* NULL unless the bus would answer OKAY */
+uint64_t rtio_mem_read(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
+uint64_t rtio_mem_write(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
+
+/* rtio_dma.c */
+void rtio_dma_start(struct vb_rtio *r, uint64_t t);
+uint64_t rtio_dma_next(struct vb_rtio *r);
+void rtio_dma_step(struct vb_rtio *r, uint64_t t);
+void rtio_dma_resume(struct vb_rtio *r, uint32_t status, uint64_t t);
+
+/* rtio_analyzer.c */
+void rtio_an_output(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t);
+void rtio_an_input(struct vb_rtio *r, uint32_t chan, int64_t ts, uint32_t data, uint64_t t);
+void rtio_an_exception(struct vb_rtio *r, uint32_t chan, uint8_t type, uint64_t t);
+void rtio_an_stop(struct vb_rtio *r, uint64_t t);
+uint64_t rtio_an_next(struct vb_rtio *r);
+void rtio_an_step(struct vb_rtio *r, uint64_t t);
+void rtio_an_reset(struct vb_rtio *r);
+
+/* rtio_input.c */
+int rtio_in_new(struct vb_rtio *r);
+void rtio_in_free(struct vb_rtio *r);
+void rtio_in_reset(struct vb_rtio *r);
+/* An output event leaving on a TTL channel: gate changes (address 2/3) and loopback to an input pin. */
+void rtio_in_output(struct vb_rtio *r, const struct rtio_event *ev);
+void rtio_in_read(struct vb_rtio *r, uint32_t chan, int64_t timeout, uint64_t t);
+uint64_t rtio_in_next(struct vb_rtio *r);
+void rtio_in_step(struct vb_rtio *r, uint64_t t);
+
+/* rtio_acpki.c */
+void rtio_acp_evento(struct vb_rtio *r, uint64_t t);
+uint64_t rtio_acp_next(struct vb_rtio *r);
+void rtio_acp_step(struct vb_rtio *r, uint64_t t);
+void rtio_acp_resume(struct vb_rtio *r, uint32_t status, uint64_t t);
+
+/* rtio_wfifo.c */
+void rtio_wf_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t);
+uint32_t rtio_wf_read(struct vb_rtio *r, uint32_t off);
+uint64_t rtio_wf_next(struct vb_rtio *r);
+void rtio_wf_step(struct vb_rtio *r, uint64_t t);
+void rtio_wf_resume(struct vb_rtio *r, uint32_t status, uint64_t t);
+
+/* ACPKI memory structures [artiq-rtio.md sec. 5.2]: OutBuffer header, then
+ * 80-byte OutTransactions; the 24-byte InTransaction the gateware writes back. */
+enum rtio_acp_layout {
+	ACP_HDR_PTR = 0,          /* i32: batch length (0 = a single transaction) */
+	ACP_HDR_RUNNING = 4,
+	ACP_TX_CMD = 0, ACP_TX_WIDTH = 1, ACP_TX_TARGET = 4, ACP_TX_TIMESTAMP = 8, ACP_TX_DATA = 16,
+	ACP_IN_STATUS = 0, ACP_IN_DATA = 4, ACP_IN_TIMESTAMP = 8, ACP_IN_BATCH_CNT = 16,
+};
+
+/* ---- public API: the kernel CPU's firmware for the initiators (cpu/rtio_kernel.c) ---- */
+
+struct vb_rtio *vb_rtio_of(vb_board *b);   /* NULL when the preset has no [rtio] */
+void vb_rtio_reset(struct vb_rtio *r);
+/* Select the initiator; ACPKI needs its buffers (out: header + transactions, in: 24 B) in DDR. */
+int vb_rtio_k_init(struct vb_rtio *r, enum rtio_initiator init, uint64_t acp_out, uint64_t acp_out_bytes,
+		   uint64_t acp_in, char *err, size_t errlen);
+int64_t vb_rtio_k_now(struct vb_rtio *r);
+void vb_rtio_k_at(struct vb_rtio *r, int64_t t);
+void vb_rtio_k_delay(struct vb_rtio *r, int64_t dt);
+int64_t vb_rtio_k_wall(struct vb_rtio *r);
+/* One output event at the cursor: 0, or the o_status bits of the error (channel/ts in r->k). */
+uint32_t vb_rtio_k_output(struct vb_rtio *r, uint32_t target, const uint32_t *data, unsigned nwords);
+void vb_rtio_k_batch_start(struct vb_rtio *r);
+uint32_t vb_rtio_k_batch_end(struct vb_rtio *r);
+/* Credit FIFO: wait until it has drained into the core, then its sticky error. */
+uint32_t vb_rtio_k_flush(struct vb_rtio *r);
+
+struct vb_rtio_playback {
+	uint32_t error, channel, address;
+	int64_t timestamp;
+	uint64_t records, dropped, t_start_ps, t_end_ps;
+	bool bus_error, timeout;
+};
+/* CoreDMA playback of the trace at ptr, relocated to the cursor; blocks until done or limit_ps later. */
+int vb_rtio_k_playback(struct vb_rtio *r, uint64_t ptr, uint64_t limit_ps, struct vb_rtio_playback *out);
+
+struct vb_rtio_pulses {
+	uint64_t events;          /* submitted before the first error */
+	uint32_t status;
+	int64_t err_ts;
+	uint32_t err_chan;
+	uint64_t t0_ps, t1_ps;    /* CPU time at the first and after the last submission */
+};
+/* A pulse train of n pulses of period 2*half mu on target, from the cursor; batch > 0: ACPKI batches. */
+void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t half, unsigned batch,
+		      struct vb_rtio_pulses *out);
+/* Input: the pin's transitions from now on (replacing any left), a loopback out -> in (in < 0: none). */
+int vb_rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
+			char *err, size_t errlen);
+int rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
+		     char *err, size_t errlen);   /* vb_rtio_in_stimulus without the sync */
+int vb_rtio_in_loopback(struct vb_rtio *r, unsigned out, int in, char *err, size_t errlen);
+/* CRI read through the CSR kernel initiator (ksupport rtio_input_timestamp / rtio_input_data): the final
+ * i_status bits (I_STATUS_WAIT_STATUS if still busy after limit_ps); on 0, *value = i_timestamp or i_data. */
+uint32_t vb_rtio_k_input(struct vb_rtio *r, uint32_t chan, int64_t timeout, bool want_data, uint64_t limit_ps,
+			 int64_t *value);
+
+/* Let the board run until the RTIO core is idle (all FIFOs out, engines stopped) or limit. */
+bool vb_rtio_drain(struct vb_rtio *r, uint64_t limit_ps);
+/* Analyzer: arm over the ring [base, base + size), disarm (waits for the writer). */
+void vb_rtio_an_arm(struct vb_rtio *r, uint64_t base, uint64_t size);
+bool vb_rtio_an_disarm(struct vb_rtio *r, uint64_t limit_ps);
+
+/* rtio_trace.c: byte-exact trace encoding.  encode: bytes written (incl. the end
+ * marker), -(i+1) if event i has a bad word count, -(n+1) if out is too small.
+ * decode: events, or -(offset+1) of a malformed record / -(len+1) if unterminated. */
+int64_t vb_rtio_encode(const int64_t *ts, const uint32_t *target, const uint8_t *nwords, const uint32_t *data,
+		       size_t n, uint8_t *out, size_t cap);
+int64_t vb_rtio_decode(const uint8_t *buf, size_t len, int64_t *ts, uint32_t *target, uint8_t *nwords,
+		       uint32_t *data, size_t max_events, size_t max_words, size_t *words_out);
+
+#endif

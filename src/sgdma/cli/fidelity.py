@@ -1,0 +1,78 @@
+"""The fidelity options of characterize, plan and run (sgdma.experiments.fidelity), and ``--fast-check``."""
+from __future__ import annotations
+
+import click
+
+from sgdma.board import fidelity as fid
+
+
+class Tolerance(click.ParamType):
+    name = "tolerance"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            return value
+        try:
+            return fid.parse_tolerance(value)
+        except fid.FidelityError as e:
+            self.fail(str(e), param, ctx)
+
+
+def _periods(ctx, param, value):
+    try:
+        fid.check("exact", value, fid.DEFAULT_TOLERANCE)
+    except fid.FidelityError as e:
+        raise click.BadParameter(str(e).split(": ", 1)[1]) from None
+    return value
+
+
+def fidelity_options(check: bool = False):
+    """--fidelity, --fast-periods, --tolerance (and --fast-check K when `check`)."""
+    def deco(f):
+        if check:
+            f = click.option("--fast-check", "fast_check", default=0, type=click.IntRange(0, 1 << 16),
+                             help="with --fidelity fast: rerun K stratified random points exactly, print the max "
+                                  "relative error of median/min/max throughput and latency, exit 1 above "
+                                  "--tolerance")(f)
+        f = click.option("--tolerance", default="2%", show_default=True, type=Tolerance(),
+                         help="fast: the relative throughput error to meet (the window is extended while the "
+                              "estimate exceeds half of it, then the trial runs exact)")(f)
+        f = click.option("--fast-periods", default=fid.DEFAULT_PERIODS, show_default=True, type=int,
+                         callback=_periods, help="fast: DRAM refresh periods in the measured window (even)")(f)
+        f = click.option("--fidelity", type=click.Choice(fid.FIDELITIES), default="exact", show_default=True,
+                         help="exact: the reference; fast: exact prefix + extrapolation over whole refresh "
+                              "periods, with an error estimate; functional: ideal memory path, untimed")(f)
+        return f
+    return deco
+
+
+def print_fidelity(records: list[dict]) -> None:
+    """One line on how the records were produced, when not plain exact."""
+    if not records or records[0].get("fidelity", "exact") == "exact":
+        return
+    fidelity = records[0]["fidelity"]
+    if fidelity == "fast":
+        trials = sum(r["trials"] for r in records)
+        extra = sum(r["extrapolated"] for r in records)
+        worst = max(r["error_estimate"] for r in records)
+        click.echo(f"fidelity fast: {extra} of {trials} trials extrapolated, throughput error estimate at most "
+                   f"{100 * worst:.2f} %; latency and set-up exact")
+        notes = sorted({r["fidelity_note"] for r in records if r["fidelity_note"]})
+        for n in notes[:3]:
+            click.echo(f"  {n}")
+    else:
+        click.echo(f"fidelity functional: {fid.FUNCTIONAL_NOTE.split(': ', 1)[1]}")
+
+
+def fast_check(setup, points, records: list[dict], k: int, executor) -> dict:
+    """Rerun k stratified random points exactly; the max relative errors of the fast records against them."""
+    from dataclasses import replace
+
+    from sgdma.experiments import characterize as ch
+
+    from sgdma.experiments import fidelity as xfid
+
+    idx = xfid.stratified(points, k, setup.seed)
+    exact = list(ch.sweep(replace(setup, fidelity="exact"), [points[i] for i in idx], executor=executor))
+    fast = [ch.Record(**records[i]) for i in idx]
+    return {"points": len(idx), **xfid.check_errors(fast, exact)}
