@@ -190,3 +190,10 @@ def test_capture_limits_replay_every_run_option():
 
     assert ok(lim["max_rate_sps"], **extra) and not ok(lim["failing_sps"], **extra)
     assert not ok(lim["max_rate_sps"])          # one interrupt per buffer does not sustain it: the option counted
+
+
+def test_characterize_report_refuses_functional_fidelity(tmp_path):
+    res = CliRunner().invoke(main, ["characterize", "--bytes-per-bd", "64", "--bds", "4", "--trials", "1",
+                                    "--fidelity", "functional", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2 and "--out" in res.output and "functional" in res.output
+    assert not (tmp_path / "r" / "report.html").exists()
