@@ -114,7 +114,7 @@ def test_wrong_kind_and_version_say_what_was_expected(tmp_path):
 
 
 def test_generic_entry_point_for_other_experiments(tmp_path):
-    rec = {"kind": "rtio", "version": 3, "title": "rtio", "latency_ns": 812.5, "events": [{"t_ns": 1, "ch": 2}],
+    rec = {"kind": "selftest", "version": 3, "title": "selftest", "latency_ns": 812.5, "events": [{"t_ns": 1, "ch": 2}],
            "figures": [{"title": "f", "x_label": "x", "y_label": "y", "series": [{"x": [1, 2], "y": [3, 4]}]}]}
     files = report.write(rec, tmp_path, static=False)
     page = open(files["report_html"]).read()

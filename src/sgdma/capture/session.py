@@ -181,7 +181,7 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
                 seconds: float | None = None, fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0,
                 verify: bool = True, stop_on_overflow: bool = False, max_buffers: int | None = None,
                 cpu_load=None, irq_threshold: int = 1, irq_delay_ns: float = 0.0, consumer: str = "none",
-                cpu_costs: dict | None = None, dma_mode: str = "sg") -> dict:
+                cpu_costs: dict | None = None, dma_mode: str = "sg", timeline: bool = False) -> dict:
     """One capture run (see the module docstring).  ``board``: a preset name (built with ``seed``,
     on the coherent port for cache="coherent") or a VirtualBoard.  ``seconds``: virtual time of a
     continuous run (default ``default_seconds``); in burst mode a limit on the fill (default none).
@@ -193,7 +193,9 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
     as CPU time and DRAM traffic.  ``cpu_costs``: host-path cost items replacing the preset's
     (sgdma.models.cpu.COST_UNITS).  ``dma_mode``: "sg" (a ring of BDs) or "simple" (direct-register
     buffer swapping from the interrupt handler, seed 002's driver; api copy = read(), zerocopy =
-    mmap + ioctl)."""
+    mmap + ioctl).  ``timeline``: also sample, at each buffer handed to the application, the PL FIFO's fill,
+    the buffers armed at the DMA and held by the application, the CPU's busy time and the bytes the DMA wrote
+    (record["timeline"], columns)."""
     wall0 = time.perf_counter()
     if consumer not in CONSUMERS:
         raise CaptureError(f"consumer {consumer!r}: choose {', '.join(CONSUMERS)}")
@@ -234,6 +236,15 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
     nbytes = 0
     flagged = 0
     t_fill = None
+    tl = {"t_ps": [], "fifo_samples": [], "dma_armed": [], "app_held": [], "cpu_busy_ns": [], "dma_bytes": []}
+
+    def sample() -> None:
+        tl["t_ps"].append(board.now_ps - t0)
+        tl["fifo_samples"].append(adc.report()["level"])
+        tl["dma_armed"].append(drv.armed)
+        tl["app_held"].append(len(drv.held) + len(drv.ready))
+        tl["cpu_busy_ns"].append(cpu.busy_ns - busy0)
+        tl["dma_bytes"].append(drv.completed_bytes)
 
     def consume(data: np.ndarray, last_sample: int, src: int) -> None:
         nonlocal delivered, nbytes
@@ -253,6 +264,8 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
             cpu.charge(n * app_ns_per_byte, "app")
         delivered += 1
         nbytes += n
+        if timeline:
+            sample()
 
     def remaining_ns():
         return None if t_end is None else max(0.0, (t_end - board.now_ps) / 1000.0)
@@ -369,6 +382,8 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
             record["coherency_violations"] = int(coh.count)
         except Exception:   # noqa: BLE001 - checker API still settling
             pass
+    if timeline:
+        record["timeline"] = tl
     record["wall_s"] = time.perf_counter() - wall0
     drv.close()
     return record

@@ -46,10 +46,13 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor
               show_default=True, help="where --sweep writes its plot")
 @executor_options(cache=False)
 @click.option("--json", "json_path", type=OutPath(), help="write the result as JSON")
+@click.option("--out", "out_dir", type=OutPath(directory=True), default=None,
+              help="write the report here (report.html, figures); adds the highest sustained rate, the margin and "
+                   "the binding resource, from extra runs of the model with each resource relaxed")
 @click.pass_context
 def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache, mode, consumer_rate, seconds,
                 fifo_bytes, seed, cpu_load, irq_threshold, irq_delay, consumer, cpu_costs, dma_mode, sweep,
-                find_max_rate, plot_dir, jobs, executor, scheduler, json_path):
+                find_max_rate, plot_dir, jobs, executor, scheduler, json_path, out_dir):
     """Continuous S2MM capture from an ADC through a PL FIFO into DMA buffers and the application."""
     from sgdma.board.linux import is_linux_spec
     from sgdma.cli import capture as capture_cli
@@ -88,16 +91,25 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
             _print_capture_sweep(records)
             if records and records[0].get("plot"):
                 click.echo(f"wrote {records[0]['plot']}")
-            _write_record(json_path, "capture", [{k: v for k, v in r.items() if k != "plot"} for r in records])
+            records = [{k: v for k, v in r.items() if k != "plot"} for r in records]
+            _write_record(json_path, "capture", records)
+            if out_dir and records:               # what binds the best point, from relaxed replays
+                best = max(records, key=lambda r: r["max_rate_sps"])
+                _write_report(out_dir, {"records": records, "limits": _limits(best, best["max_rate_sps"], costs)})
             return
         if find_max_rate:
             res = capture_cli.cli_find_max_rate(**opts, **irq)
             click.echo(f"highest rate sustained without overflow: {res['max_rate']:.4g} samples/s "
                        f"({res['max_rate'] * sample_bytes / 1e6:.1f} MB/s) with {api}/{cache}, "
                        f"{buffers} x {opts['buffer_bytes']} B buffers on {board}")
+            if out_dir:
+                res["limits"] = _limits(res, res["max_rate_sps"], costs)
             _write_record(json_path, "capture", res)
+            _write_report(out_dir, res)
             return
         res = capture_cli.cli_run(**opts, **run_extra)
+        if out_dir:
+            res["limits"] = _limits(res, res["rate_sps"], costs, run_extra)
     except ValueError as e:
         raise click.UsageError(str(e))
     click.echo(f"capture on {board}: {float(rate):.4g} samples/s x {sample_bytes} B, {buffers} x "
@@ -112,6 +124,7 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
                f"application (mean {res['held_mean']:.1f})")
     click.echo(f"  CPU DRAM traffic     {res['cpu_dram_bytes'] / 1e6:.2f} MB (consumer {consumer})")
     _write_record(json_path, "capture", res)
+    _write_report(out_dir, res)
     exit_verdict(res["sustained"])
 
 
@@ -142,6 +155,25 @@ def _linux_capture(ctx, board: str, buffer_size: int, buffers: int, seconds, jso
     click.echo(f"  sustained            {'yes' if res['sustained'] else 'NO'}")
     _write_record(json_path, "capture", res)
     exit_verdict(res["sustained"])
+
+
+def _limits(res: dict, rate: float, costs: dict | None, extra: dict | None = None) -> dict:
+    """Highest sustained rate, margin and binding resource: the model replayed (sgdma.experiments.limits) with
+    every option of the run (``extra``: background CPU load, interrupt coalescing)."""
+    from sgdma.experiments.limits.capture import analyse
+
+    keys = ("board", "sample_bytes", "buffer_bytes", "buffers", "api", "cache", "mode", "consumer_rate", "fifo_bytes",
+            "seed", "consumer", "dma_mode")
+    opts = {k: res[k] for k in keys} | {"seconds": None, "cpu_costs": costs} | (extra or {})
+    return analyse(opts, rate, res.get("simulated_s"))
+
+
+def _write_report(out_dir, rec: dict) -> None:
+    if out_dir:
+        from sgdma.output import report
+
+        files = report.write({"kind": "capture", "version": 1, **rec}, out_dir)
+        click.echo(f"report: {files['report_html']}")
 
 
 def _print_capture_sweep(records: list[dict]) -> None:

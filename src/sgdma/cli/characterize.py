@@ -32,13 +32,19 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor, p
 @click.option("--csv", "csv_path", type=OutPath(), help="write records as CSV")
 @click.option("--parquet", "parquet_path", type=parquet_path_type(), help="write records as Parquet (needs pyarrow)")
 @click.option("--plot", "plot_dir", type=OutPath(directory=True), help="write figures (PNG) here")
+@click.option("--out", "out_dir", type=OutPath(directory=True), default=None,
+              help="write the report here (report.html, figures); adds each point's regime, from replays of the "
+                   "model with DDR refresh off and with zero interconnect latency")
 @click.pass_context
 def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed, cpu_load,
                  timing_only, preset, fidelity, fast_periods, tolerance, fast_check, jobs, executor, scheduler, cache,
-                 json_path, csv_path, parquet_path, plot_dir):
+                 json_path, csv_path, parquet_path, plot_dir, out_dir):
     """Latency/throughput sweeps on the timed virtual board (S0's experiment)."""
     if ctx.invoked_subcommand is not None:
         return
+    if out_dir and fidelity == "functional":
+        raise click.UsageError("--out with --fidelity functional: the report's regimes replay the memory timing "
+                               "with one resource relaxed, and functional has none; use exact or fast")
     from sgdma.experiments import characterize as ch
 
     records, points = [], []
@@ -85,7 +91,18 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
     else:
         _print_sweep(records)
     print_fidelity(records)
-    _write_outputs(records, json_path, csv_path, parquet_path, ch)
+    regimes = None
+    if out_dir:
+        from sgdma.experiments.limits.characterize import analyse
+
+        with open_executor(executor, jobs, scheduler) as ex:
+            regimes = analyse(setup, points, records, executor=ex)
+    _write_outputs(records, json_path, csv_path, parquet_path, ch, regimes=regimes)
+    if out_dir:
+        from sgdma.output import report
+
+        rec = {"kind": "characterize", "version": 1, "records": records, "regimes": regimes}
+        click.echo(f"report: {report.write(rec, out_dir)['report_html']}")
     if plot_dir:
         from sgdma.output import plots
 
@@ -139,12 +156,13 @@ def bd_create(board, cpus, bds, samples, seed, json_path, plot_dir, jobs, execut
             click.echo(f"wrote {path}")
 
 
-def _write_outputs(records, json_path, csv_path, parquet_path, ch, partial: bool = False) -> None:
+def _write_outputs(records, json_path, csv_path, parquet_path, ch, partial: bool = False, regimes=None) -> None:
     """--json/--csv/--parquet; an interrupted or failed sweep writes the points it finished (if any), its JSON
     record marked partial."""
     if not records:
         return
-    _write_record(json_path, "characterize", {"partial": True, "records": records} if partial else records)
+    _write_record(json_path, "characterize", {"partial": True, "records": records} if partial else
+                  {"records": records, "regimes": regimes} if regimes else records)
     if csv_path:
         _write_csv(csv_path, records)
     if parquet_path:

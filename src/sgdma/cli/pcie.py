@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from sgdma.cli.common import _write_json
+from sgdma.cli.common import OutPath, _write_json
 
 
 def _links(text: str) -> list[str]:
@@ -61,7 +61,9 @@ def pcie() -> None:
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--plot", type=click.Path(file_okay=False), help="write Figures 3-5 (PNG) into this directory")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write every point as JSON")
-def sweep_cmd(link, direction, sizes, endpoint_dma, board, seed, plot, json_path):
+@click.option("--out", "out_dir", type=OutPath(directory=True), default=None,
+              help="write the report here (report.html, figures); adds what binds each point, from replays with one resource relaxed at a time")
+def sweep_cmd(link, direction, sizes, endpoint_dma, board, seed, plot, json_path, out_dir):
     """Throughput against packet size for each link, seen by both APMs (Figures 3, 4, 5)."""
     from sgdma.driver.pciedma import PcieDmaError
     from sgdma.pcie import experiments as ex
@@ -92,6 +94,11 @@ def sweep_cmd(link, direction, sizes, endpoint_dma, board, seed, plot, json_path
         for p in paths:
             click.echo(f"wrote {p}")
     _write_json(json_path, recs)
+    if out_dir:
+        from sgdma.experiments.limits.pcie import analyse
+
+        _report(out_dir, {"mode": "sweep", "board": board, "seed": seed, "records": recs,
+                          "limits": analyse(recs, board, seed)})
 
 
 @pcie.command("latency")
@@ -103,7 +110,9 @@ def sweep_cmd(link, direction, sizes, endpoint_dma, board, seed, plot, json_path
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--plot", type=click.Path(file_okay=False), help="write Figure 6 (PNG) into this directory")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False))
-def latency_cmd(link, direction, sizes, iterations, board, seed, plot, json_path):
+@click.option("--out", "out_dir", type=OutPath(directory=True), default=None,
+              help="write the report here (report.html, figures)")
+def latency_cmd(link, direction, sizes, iterations, board, seed, plot, json_path, out_dir):
     """Single-packet latency, software start to completion interrupt: root DMA vs endpoint DMA (Figure 6)."""
     from sgdma.driver.pciedma import PcieDmaError
     from sgdma.pcie import experiments as ex
@@ -127,3 +136,11 @@ def latency_cmd(link, direction, sizes, iterations, board, seed, plot, json_path
     if out:
         click.echo(f"wrote {figures.fig6_latency(recs, out)}")
     _write_json(json_path, recs)
+    if out_dir:
+        _report(out_dir, {"mode": "latency", "board": board, "seed": seed, "records": recs})
+
+
+def _report(out_dir, rec: dict) -> None:
+    from sgdma.output import report
+
+    click.echo(f"report: {report.write({'kind': 'pcie', 'version': 1, **rec}, out_dir)['report_html']}")

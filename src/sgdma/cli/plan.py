@@ -54,7 +54,8 @@ def _report(p, gate_time, bytes_per_gate, board, fifo_depth, seed, cpu_load, jso
     if p.fidelity != "exact":
         click.echo(f"  fidelity: {p.fidelity}; {p.extrapolated} trials extrapolated, throughput error estimate at "
                    f"most {100 * p.error_estimate:.2f} %" + (f"; {p.fidelity_note}" if p.fidelity_note else ""))
-    rec = {"kind": "plan", "version": 1, "title": f"sgdma plan on {p.board}", **p.as_dict()}
+    rec = {"kind": "plan", "version": 1, "title": f"sgdma plan on {p.board}", "gate_time_ns": float(gate_time),
+           "bytes_per_gate": bytes_per_gate, "fifo_depth": fifo_depth, "seed": seed, **p.as_dict()}
     if with_map:
         t = float(gate_time)
         rec["map"] = pl.feasibility_map([t * 2.0 ** k for k in range(-3, 4)],

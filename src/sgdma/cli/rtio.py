@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 import sys
+
+import numpy as np
 from pathlib import Path
 
 import click
@@ -36,7 +38,10 @@ def rtio() -> None:
 @click.option("--batch", default=64, show_default=True, type=click.IntRange(1, 1 << 16), help="events per ACPKI batch")
 @click.option("--json", "json_path", type=OutPath(), help="write the results as JSON")
 @click.option("--plot", "plot_dir", type=OutPath(directory=True), help="write the interval bar chart here")
-def bench(initiator: str, board: str, baseline: str, batch: int, json_path, plot_dir) -> None:
+@click.option("--out", "out_dir", type=OutPath(directory=True), default=None,
+              help="write the report here (report.html, figures); adds what binds each initiator, from replays "
+                   "with one resource relaxed at a time")
+def bench(initiator: str, board: str, baseline: str, batch: int, json_path, plot_dir, out_dir) -> None:
     """Sustained event interval (shortest pulse period without underflow) per initiator (seed 001 Fig. 2)."""
     from sgdma.rtio import bench as B
 
@@ -62,6 +67,13 @@ def bench(initiator: str, board: str, baseline: str, batch: int, json_path, plot
 
         Path(plot_dir).mkdir(parents=True, exist_ok=True)
         click.echo(f"wrote {intervals(rows, Path(plot_dir) / 'rtio_intervals.png')}")
+    if out_dir:
+        from sgdma.experiments.limits.rtio import analyse
+        from sgdma.output import report
+
+        rec = {"kind": "rtio", "version": 1, "mode": "bench", "board": board, "batch": batch, "rows": rows,
+               "limits": analyse(rows, batch)}
+        click.echo(f"report: {report.write(rec, out_dir)['report_html']}")
 
 
 @rtio.command()
@@ -147,3 +159,19 @@ def demo(board: str, pulses: int, period_ns: float, out_dir: str) -> None:
                f"{with_an['interval_ns']:.1f} ns with it (analyzer lost {with_an['analyzer_lost']} messages at that "
                f"rate); gateware limit {without['gateware_limit_ns']:.1f} ns")
     click.echo(f"wrote {out / 'analyzer.dump'}, {info['path']}, {png}")
+    from sgdma.output import report
+
+    from sgdma.rtio.analyzer import MSG_OUTPUT
+
+    m = d.messages[d.messages["type"] == MSG_OUTPUT]
+    m = m[np.argsort(m["timestamp"], kind="stable")][:MAX_MESSAGES]
+    rec = {"kind": "rtio", "version": 1, "mode": "demo", "board": board, "pulses": pulses, "period_mu": period,
+           "ref_period_ns": core.ref_period * 1e9, "summary": {k: v for k, v in s.items()
+                                                              if isinstance(v, (int, float, bool, str))},
+           "analyzer": {"timestamp_mu": m["timestamp"].tolist(), "rtio_counter_mu": m["rtio_counter"].tolist(),
+                        "channel": m["channel"].tolist(), "data": m["data"].tolist()},
+           "dma_interval": {"without_analyzer": without, "with_analyzer": with_an}}
+    click.echo(f"report: {report.write(rec, out)['report_html']}")
+
+
+MAX_MESSAGES = 20_000        # output messages kept in the demo's record, by timestamp (the dump keeps them all)

@@ -13,8 +13,10 @@ from sgdma.cli.executor import executor_options, open_executor
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
 @executor_options
 @click.option("--json", "json_path", type=OutPath(), help="write the checks as JSON")
+@click.option("--out", "out_dir", type=OutPath(directory=True), default=None,
+              help="write the report here (report.html: every figure beside the model's value and its band)")
 def validate(trials: int, seed: int, jobs: int | None, executor: str, scheduler: str | None, cache: str | None,
-             json_path: str | None) -> None:
+             json_path: str | None, out_dir: str | None) -> None:
     """Each public figure (calibration.md) beside the model's value; non-zero exit if one is out of band."""
     from sgdma.experiments import validate as v
 
@@ -31,4 +33,9 @@ def validate(trials: int, seed: int, jobs: int | None, executor: str, scheduler:
     failed = [c for c in checks if not c.ok]
     click.echo(f"{len(checks) - len(failed)} of {len(checks)} figures within their bands")
     _write_json(json_path, [c.as_dict() for c in checks])
+    if out_dir:
+        from sgdma.output import report
+
+        rec = {"kind": "validate", "version": 1, "trials": trials, "seed": seed, "checks": [c.as_dict() for c in checks]}
+        click.echo(f"report: {report.write(rec, out_dir)['report_html']}")
     exit_verdict(not failed)

@@ -73,6 +73,7 @@ class Setup:
     fidelity: str = "exact"        # exact | fast | functional (sgdma.experiments.fidelity)
     fast_periods: int = fid.DEFAULT_PERIODS   # fast: refresh periods in the window
     tolerance: float = fid.DEFAULT_TOLERANCE  # fast: relative error the window is extended to meet (half of it)
+    options: tuple = ()            # (key, value) preset overrides of the trials' boards (a relaxed replay's)
 
     def __post_init__(self):
         try:
@@ -156,7 +157,7 @@ class Bench:
         try:
             self.board = VirtualBoard(setup.board, seed=setup.seed, timing_only=setup.timing_only,
                                       include_sg=setup.mode == "sg", port=setup.port, cpu_load=setup.cpu_load,
-                                      options=fid.board_options(setup.fidelity))
+                                      options={**fid.board_options(setup.fidelity), **dict(setup.options)} or None)
         except ValueError as e:
             raise SweepError(str(e)) from None
         self.dma = AxiDma(self.board)

@@ -49,6 +49,13 @@ class Plan:
     def as_dict(self) -> dict:
         return asdict(self)
 
+    def _repr_html_(self) -> str:
+        """In Jupyter: the plan report's first screen (verdict, margin, recommendation), as `sgdma plan --out`."""
+        from sgdma.output.report import Report
+
+        return Report({"kind": "plan", "version": 1, "title": f"sgdma plan on {self.board}",
+                       **self.as_dict()})._repr_html_()
+
 
 def short_playback(board_name: str, bytes_per_bd: int, n_bds: int, word_ns: float, fifo: int, seed: int,
                    cpu_load=None, fidelity: str = "exact") -> dict:

@@ -51,17 +51,25 @@ class _Cdp:
 
 
 def check(html_path: str | Path, screenshot: str | Path | None = None, width: int = 1280) -> dict:
-    """Render the page and return {console_errors, plots, drawn, scroll_width, width, screenshot}."""
-    exe = chromium()
-    if exe is None:
-        raise FileNotFoundError("chromium is not installed (apt-get install -y chromium)")
-    html_path = Path(html_path).resolve()
-    screenshot = Path(screenshot) if screenshot else html_path.with_name("report_screenshot.png")
-    # Chromium's helper processes may still touch the profile as the browser exits: stop the whole process
-    # group, and let the profile's removal tolerate a file written at the last moment.
-    with tempfile.TemporaryDirectory(prefix="sgdma-chromium-", ignore_cleanup_errors=True) as profile:
-        proc = subprocess.Popen([exe, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    """Render the page and return {console_errors, plots, drawn, scroll_width, width, screenshot, first_screen,
+    verdict: {text, bottom, visible} of the headline's first line}."""
+    with Browser() as b:
+        return b.check(html_path, screenshot, width)
+
+
+class Browser:
+    """One headless Chromium for several pages (`with Browser() as b: b.check(page)`): its start-up is paid once."""
+
+    def __enter__(self) -> "Browser":
+        exe = chromium()
+        if exe is None:
+            raise FileNotFoundError("chromium is not installed (apt-get install -y chromium)")
+        # Chromium's helper processes may still touch the profile as the browser exits: stop the whole process
+        # group, and let the profile's removal tolerate a file written at the last moment.
+        self._profile = tempfile.TemporaryDirectory(prefix="sgdma-chromium-", ignore_cleanup_errors=True)
+        profile = self._profile.name
+        self.proc = subprocess.Popen([exe, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             port_file = Path(profile) / "DevToolsActivePort"
             for _ in range(300):
@@ -70,53 +78,74 @@ def check(html_path: str | Path, screenshot: str | Path | None = None, width: in
                 time.sleep(0.1)
             else:
                 raise TimeoutError("chromium did not open its DevTools port in 30 s")
-            port = port_file.read_text().split()[0]
-            import urllib.request
+            self.port = port_file.read_text().split()[0]
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
 
-            targets = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10).read())
-            page = next(t for t in targets if t.get("type") == "page")
-            cdp = _Cdp(page["webSocketDebuggerUrl"])
-            cdp.call("Runtime.enable")
-            cdp.call("Log.enable")
-            cdp.call("Page.enable")
-            cdp.call("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1,
-                     mobile=False)
-            cdp.call("Page.navigate", url=html_path.as_uri())
-            n_plots = 0
-            for _ in range(300):
-                state = cdp.js("document.readyState + ' ' + (window.sgdmaPlots||0) + ' ' + "
-                               "document.querySelectorAll('.plot').length")
-                if state:
-                    ready, drawn_count, n_plots = state.split()
-                    if ready == "complete" and int(drawn_count) >= int(n_plots):
-                        break
-                time.sleep(0.1)
-            drawn = cdp.js("""Array.from(document.querySelectorAll('.plot')).map(d => {
-                const svg = d.querySelectorAll('svg.main-svg path, svg.main-svg rect.nsewdrag').length;
-                const gl = Array.from(d.querySelectorAll('canvas')).some(c => c.width > 0 && c.height > 0);
-                const pts = d.querySelectorAll('.scatterlayer .trace, .barlayer .trace, .heatmaplayer image').length;
-                return {id: d.id, nonempty: (svg > 0 || gl) && (pts > 0 || gl)};
-            })""") or []
-            scroll = cdp.js("[document.documentElement.scrollWidth, window.innerWidth]")
-            errors = [e for e in cdp.events if
-                      (e.get("method") == "Runtime.exceptionThrown") or
-                      (e.get("method") == "Runtime.consoleAPICalled" and e["params"].get("type") == "error") or
-                      (e.get("method") == "Log.entryAdded" and e["params"]["entry"].get("level") == "error")]
-            full_h = cdp.js("Math.min(document.documentElement.scrollHeight, 3000)")
-            cdp.call("Emulation.setDeviceMetricsOverride", width=width, height=int(full_h or 900),
-                     deviceScaleFactor=1, mobile=False)
-            time.sleep(0.5)
-            shot = cdp.call("Page.captureScreenshot", format="png")
-            screenshot.write_bytes(base64.b64decode(shot["data"]))
-            first = cdp.call("Page.captureScreenshot", format="png",
-                             clip={"x": 0, "y": 0, "width": width, "height": 900, "scale": 1})
-            first_path = screenshot.with_name(screenshot.stem + "_first_screen.png")
-            first_path.write_bytes(base64.b64decode(first["data"]))
-            cdp.ws.close()
+    def __exit__(self, *exc) -> None:
+        _stop_group(self.proc)
+        self._profile.cleanup()
+
+    def check(self, html_path: str | Path, screenshot: str | Path | None = None, width: int = 1280) -> dict:
+        """One page in a fresh tab: see `check`."""
+        import urllib.request
+
+        html_path = Path(html_path).resolve()
+        screenshot = Path(screenshot) if screenshot else html_path.with_name("report_screenshot.png")
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}/json/new?about:blank", method="PUT")
+        page = json.loads(urllib.request.urlopen(req, timeout=10).read())
+        cdp = _Cdp(page["webSocketDebuggerUrl"])
+        try:
+            return _inspect(cdp, html_path, screenshot, width)
         finally:
-            _stop_group(proc)
+            cdp.ws.close()
+            urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/close/{page['id']}", timeout=10).read()
+
+
+def _inspect(cdp: "_Cdp", html_path: Path, screenshot: Path, width: int) -> dict:
+    cdp.call("Runtime.enable")
+    cdp.call("Log.enable")
+    cdp.call("Page.enable")
+    cdp.call("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1, mobile=False)
+    cdp.call("Page.navigate", url=html_path.as_uri())
+    n_plots = 0
+    for _ in range(300):
+        state = cdp.js("document.readyState + ' ' + (window.sgdmaPlots||0) + ' ' + "
+                       "document.querySelectorAll('.plot').length")
+        if state:
+            ready, drawn_count, n_plots = state.split()
+            if ready == "complete" and int(drawn_count) >= int(n_plots):
+                break
+        time.sleep(0.1)
+    drawn = cdp.js("""Array.from(document.querySelectorAll('.plot')).map(d => {
+        const svg = d.querySelectorAll('svg.main-svg path, svg.main-svg rect.nsewdrag').length;
+        const gl = Array.from(d.querySelectorAll('canvas')).some(c => c.width > 0 && c.height > 0);
+        const pts = d.querySelectorAll('.scatterlayer .trace, .barlayer .trace, .heatmaplayer image').length;
+        return {id: d.id, nonempty: (svg > 0 || gl) && (pts > 0 || gl)};
+    })""") or []
+    scroll = cdp.js("[document.documentElement.scrollWidth, window.innerWidth]")
+    # the verdict line as the reader sees it: its text and where it ends on the first screen
+    verdict = cdp.js("""(() => { const p = document.querySelector('.verdict p');
+        if (!p) return null; const r = p.getBoundingClientRect();
+        return {text: p.innerText, bottom: r.bottom, visible: r.height > 0 && r.width > 0}; })()""")
+    errors = [e for e in cdp.events if
+              (e.get("method") == "Runtime.exceptionThrown") or
+              (e.get("method") == "Runtime.consoleAPICalled" and e["params"].get("type") == "error") or
+              (e.get("method") == "Log.entryAdded" and e["params"]["entry"].get("level") == "error")]
+    full_h = cdp.js("Math.min(document.documentElement.scrollHeight, 3000)")
+    cdp.call("Emulation.setDeviceMetricsOverride", width=width, height=int(full_h or 900), deviceScaleFactor=1,
+             mobile=False)
+    time.sleep(0.5)
+    shot = cdp.call("Page.captureScreenshot", format="png")
+    screenshot.write_bytes(base64.b64decode(shot["data"]))
+    first = cdp.call("Page.captureScreenshot", format="png",
+                     clip={"x": 0, "y": 0, "width": width, "height": 900, "scale": 1})
+    first_path = screenshot.with_name(screenshot.stem + "_first_screen.png")
+    first_path.write_bytes(base64.b64decode(first["data"]))
     return {"console_errors": [json.dumps(e)[:300] for e in errors], "plots": int(n_plots), "drawn": drawn,
-            "scroll_width": scroll[0], "width": scroll[1], "screenshot": str(screenshot),
+            "scroll_width": scroll[0], "width": scroll[1], "screenshot": str(screenshot), "verdict": verdict,
             "first_screen": str(first_path)}
 
 

@@ -1,6 +1,6 @@
 """One report layer for every experiment.  A report is built from a result record only — the JSON the
 command's --json flag writes, carrying "kind" and "version" — so `sgdma report RESULT.json` rebuilds it
-later.  Experiments without a dedicated view (rtio, pcie, ...) call `write(record, out_dir)` with their
+later.  Experiments without a dedicated view call `write(record, out_dir)` with their
 own record and get the generic view: their numbers as facts, their lists of records as tables."""
 from __future__ import annotations
 
@@ -12,9 +12,12 @@ from sgdma.output.view import Fact, View, html_page, write_static
 # kind -> (version this code reads, view module)
 KINDS = {
     "sequence": (1, "sgdma.output.sequence_view"),
-    "characterize": (1, "sgdma.output.experiment_views"),
-    "capture": (1, "sgdma.output.experiment_views"),
-    "plan": (1, "sgdma.output.experiment_views"),
+    "characterize": (1, "sgdma.output.characterize_view"),
+    "capture": (1, "sgdma.output.capture_view"),
+    "plan": (1, "sgdma.output.plan_view"),
+    "validate": (1, "sgdma.output.validate_view"),
+    "rtio": (1, "sgdma.output.rtio_view"),
+    "pcie": (1, "sgdma.output.pcie_view"),
 }
 
 
@@ -71,6 +74,19 @@ def write(rec: dict, out_dir: str | Path, static: bool = True) -> dict:
     if static:
         files.update(write_static(v, out))
     return files
+
+
+def write_compare(a: dict, b: dict, out_dir: str | Path, name_a: str = "A", name_b: str = "B") -> str:
+    """compare.html: two records of one kind side by side (sgdma.output.compare); returns its path."""
+    from sgdma.output.compare import view as compare_view
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "compare.html"
+    path.write_text(html_page(compare_view(a, b, view_of(a), view_of(b), name_a, name_b), {"kind": f"{a['kind']} (two records)",
+                                                                  "version": a["version"]}, embed_record=False,
+                              rebuild="sgdma report A.json B.json"))
+    return str(path)
 
 
 class Report:

@@ -182,11 +182,11 @@ def _histograms(slack, gate_lat) -> list[Figure]:
         Figure("slack_hist", "Per-gate slack", "Gates by slack: due time minus the arrival of the gate's first word "
                "at the PL (ns). Negative slack is an underflow; a pile at the right edge means the FIFO was full "
                "and held the DMA back.", "slack (ns)", [Row("gates", [Trace("bar", x1, y1, width=w1,
-                                                                              color=PALETTE[0])])]),
+                                                                              color=PALETTE[0])])], half=True),
         Figure("latency_hist", "Per-gate latency", "Gates by latency in S0's sense, measured per gate: from the DMA "
                "issuing the fetch of the gate's first BD to the gate's first word at the PL (ns). It includes "
                "any wait for FIFO room.", "latency (ns)", [Row("gates", [Trace("bar", x2, y2, width=w2,
-                                                                               color=PALETTE[3])])]),
+                                                                               color=PALETTE[3])])], half=True),
     ]
 
 

@@ -28,6 +28,7 @@ class View:
     tables: list[tuple[str, list[str], list[list]]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     ok: bool | None = None            # verdict colour of the headline (None: no verdict)
+    tables_first: bool = False        # the tables are the answer (validate): before the figures
 
 
 def fmt(v) -> str:
@@ -51,12 +52,13 @@ h1{font-size:20px;margin:4px 0 10px}h2{font-size:16px;margin:22px 0 6px}
 .fig{background:#fff;border-radius:4px;padding:6px;margin:10px 0}.fig .cap{font-size:12.5px;color:#444;margin:4px 8px}
 .row2{display:grid;grid-template-columns:1fr 1fr;gap:10px}@media(max-width:900px){.row2{grid-template-columns:1fr}}
 table{border-collapse:collapse;background:#fff;width:100%;font-size:12.5px;table-layout:auto}
-th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+.tbl{overflow-x:auto}
 th{background:#eef}.notes{color:#555;font-size:12px}
 """
 
 
-def html_page(v: View, record: dict, embed_record: bool = True) -> str:
+def html_page(v: View, record: dict, embed_record: bool = True, rebuild: str = "sgdma report RESULT.json") -> str:
     from plotly.offline import get_plotlyjs
 
     e = html.escape
@@ -66,7 +68,7 @@ def html_page(v: View, record: dict, embed_record: bool = True) -> str:
                     f"<b{' class=long' if len(fmt(f.value)) > 30 else ''}>{e(fmt(f.value))}</b> {e(f.unit)}<div class='d'>{e(f.definition)}</div></div>"
                     for f in v.facts)
     figs, specs = [], []
-    pairs = [f for f in v.figures if len(f.rows) == 1 and not f.x_log and f.key.endswith("_hist")]
+    pairs = [f for f in v.figures if f.half]
     for f in v.figures:
         div = (f"<div class='fig'><div id='fig-{e(f.key)}' class='plot'></div>"
                f"<div class='cap'>{e(f.caption)}</div></div>")
@@ -83,8 +85,8 @@ def html_page(v: View, record: dict, embed_record: bool = True) -> str:
             body.append(div)
             k += 1
     tables = "".join(
-        f"<h2>{e(t)}</h2><table><tr>{''.join(f'<th>{e(h)}</th>' for h in hdr)}</tr>"
-        + "".join("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in r) + "</tr>" for r in rows) + "</table>"
+        f"<h2>{e(t)}</h2><div class='tbl'><table><tr>{''.join(f'<th>{e(h)}</th>' for h in hdr)}</tr>"
+        + "".join("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in r) + "</tr>" for r in rows) + "</table></div>"
         for t, hdr, rows in v.tables)
     notes = "".join(f"<p>{e(n)}</p>" for n in v.notes)
     data = json.dumps(specs).replace("</", "<\\/")
@@ -94,8 +96,8 @@ def html_page(v: View, record: dict, embed_record: bool = True) -> str:
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>{e(v.title)}</title>
 <style>{_CSS}</style><script>{get_plotlyjs()}</script></head><body><main>
 <h1>{e(v.title)}</h1><div class="verdict {cls}">{head}</div><div class="facts">{facts}</div>
-{''.join(body)}{tables}<div class="notes">{notes}<p>Generated from the result record (kind {e(str(record.get('kind')))},
-version {e(str(record.get('version')))}); rebuild with <code>sgdma report RESULT.json</code>.</p></div>
+{tables if v.tables_first else ''}{''.join(body)}{'' if v.tables_first else tables}<div class="notes">{notes}<p>Generated from the result record (kind {e(str(record.get('kind')))},
+version {e(str(record.get('version')))}); rebuild with <code>{e(rebuild)}</code>.</p></div>
 </main>{rec}<script>
 window.sgdmaPlots = 0;
 for (const s of {data}) {{
