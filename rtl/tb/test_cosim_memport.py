@@ -14,7 +14,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotb.utils import get_sim_time
 
-from sgdma import _core
+from sgdma.board.plport import pl_read
 from sgdma.board.virtual import VirtualBoard
 from sgdma.cocotb import AxiProtocolError, PsMemoryPort
 
@@ -66,7 +66,7 @@ def expected_latency(b2, clk_ps, t_ar, addr, offset):
     """The model's PL read path alone (a second board), and the R handshake rule a DUT sees:
     beat i is on the bus from the first edge at or after the model delivers it, taken at the
     next edge (RREADY is high throughout)."""
-    resp, _, t_first, t_done, data = _core.pl_read(b2._b, t_ar + offset, addr, BEATS * BYTES)
+    resp, _, t_first, t_done, data = pl_read(b2, t_ar + offset, addr, BEATS * BYTES)
     t_first, t_done = t_first - offset, t_done - offset
     taken = t_ar
     for i in range(BEATS):

@@ -2,7 +2,7 @@
 
 HDL time is the master.  On the clock edge a DUT's AR (or its write's WLAST) is taken, the
 board runs up to that time and the burst enters the interconnect, DDR controller and DRAM
-(``_core.pl_read`` / ``pl_write``: the path the board's DMA uses).  Beat *i* of an *n*-beat
+(``sgdma.board.plport``: the path the board's DMA uses).  Beat *i* of an *n*-beat
 read the model delivers at ``t_first + (i+1)(t_done - t_first)/n``; it is driven on RDATA
 from the first clock edge at or after that time and stays until the DUT takes it (RREADY).
 A write's B is driven from the first edge at or after the model's write response.  Reads
@@ -19,7 +19,7 @@ from cocotb.triggers import RisingEdge
 from cocotb.utils import get_sim_time
 from cocotbext.axi import AxiBus
 
-from sgdma import _core
+from sgdma.board.plport import pl_read, pl_write
 from sgdma.cocotb.errors import AxiProtocolError
 from sgdma.hw import presets
 
@@ -143,7 +143,7 @@ class PsMemoryPort:
     # -- channels ---------------------------------------------------------------------------
     def _take_ar(self, t):
         rd = self._address("ar", self.ar)
-        resp, t_issue, t_first, t_done, data = _core.pl_read(self.board._b, t + self.offset, rd.addr,
+        resp, t_issue, t_first, t_done, data = pl_read(self.board, t + self.offset, rd.addr,
                                                              rd.beats * rd.size)
         span = t_done - t_first
         rd.ready = [t_first + span * (i + 1) // rd.beats - self.offset for i in range(rd.beats)]
@@ -216,7 +216,7 @@ class PsMemoryPort:
             except (ValueError, OSError):
                 cur = bytes(n)
             buf = bytes(d if m else c for d, m, c in zip(wr.wdata, wr.wmask, cur))
-            resp, _, t_b = _core.pl_write(self.board._b, wr.t_addr, t + self.offset,
+            resp, _, t_b = pl_write(self.board, wr.t_addr, t + self.offset,
                                           wr.addr, buf)
             wr.ready, wr.resp = [t_b - self.offset], RESP[resp]
             self.bresps.append(wr)
