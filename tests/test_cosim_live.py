@@ -4,7 +4,6 @@ The cocotb side (rtl/tb/test_cosim_memport.py) asserts the bytes software wrote 
 latency against the model's PL read path run alone; here each case is one simulator run.
 Skipped only when cocotb or Icarus is absent; .ci/run installs them."""
 import importlib.util
-import json
 import shutil
 
 import pytest
@@ -16,9 +15,9 @@ needs_sim = pytest.mark.skipif(cocotb_missing, reason="cocotb or iverilog not in
 
 
 def run(case, tmp_path, params=None, env=None):
-    from sgdma.rtl import sim
-    return sim.run("test_cosim_memport", "pl_mem_reader", ["pl_mem_reader.v"], params=params or {},
-                   env={"TESTCASE": case, **(env or {})}, build_dir=tmp_path)
+    from sgdma.rtl import live
+    o, _ = live.run(live.Case(case, case, tuple((params or {}).items()), tuple((env or {}).items())), tmp_path)
+    return o
 
 
 @needs_sim
@@ -26,11 +25,10 @@ def test_reader_reads_the_cpus_bytes_at_the_models_latency(tmp_path):
     """pynq-z2 HP0, four 128-byte bursts, with and without a CPU copy load on the DDR controller."""
     lat = {}
     for load in ("", "800"):
-        out = tmp_path / f"lat{load}.json"
-        o = run("read_ddr_through_hp0", tmp_path / f"b{load}", env={"SGDMA_COSIM_CPU_LOAD": load,
-                                                                    "SGDMA_COSIM_OUT": str(out)})
+        from sgdma.rtl import live
+        o, r = live.run(live.Case("reads", "read_ddr_through_hp0", env=(("SGDMA_COSIM_CPU_LOAD", load),)),
+                        tmp_path / f"b{load}")
         assert o.ok, o.failed
-        r = json.loads(out.read_text())
         assert r["latency_clocks"] == r["model_clocks"]
         lat[load] = r["latency_clocks"]
     # the CPU's traffic competes at the controller: the RTL sees it
@@ -51,7 +49,8 @@ def test_rtl_write_reaches_the_ddr_software_reads(tmp_path):
 def test_bad_axi_is_a_clear_error(tmp_path, bad, words):
     o = run("bad_axi_is_reported", tmp_path, params={"BAD": bad})
     assert o.ok, o.failed                      # the bridge raised AxiProtocolError, not a hang
-    line = next(ln for ln in o.log.read_text().splitlines() if "m_axi_hp0 (hp0):" in ln)
+    from sgdma.rtl import live
+    line = live.protocol_error(o)
     for w in words:
         assert w in line, line
 

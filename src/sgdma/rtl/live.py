@@ -1,0 +1,49 @@
+"""The live co-simulation examples (sgdma.cocotb against rtl/tb/pl_mem_reader.v), one simulator
+run each: run by `sgdma rtl test` and tests/test_cosim_live.py."""
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import sim
+
+TESTBENCH, TOP, SOURCES = "test_cosim_memport", "pl_mem_reader", ["pl_mem_reader.v"]
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    testcase: str             # the cocotb test in rtl/tb/test_cosim_memport.py
+    params: tuple = ()        # RTL parameters
+    env: tuple = ()           # environment of the cocotb side
+
+
+CASES = (
+    Case("hp0 reads, idle DDR", "read_ddr_through_hp0"),
+    Case("hp0 reads, CPU load 800 MB/s", "read_ddr_through_hp0", env=(("SGDMA_COSIM_CPU_LOAD", "800"),)),
+    Case("hp0 write, read back by software", "write_lands_in_ddr", params=(("WRITE", 1),)),
+    Case("AXI3 burst too long -> protocol error", "bad_axi_is_reported", params=(("BAD", 1),)),
+    Case("WLAST early -> protocol error", "bad_axi_is_reported", params=(("BAD", 2),)),
+)
+
+
+def run(case: Case, build_dir: Path, d: Path | None = None) -> tuple[sim.Outcome, dict | None]:
+    """One case; with the reader's per-burst latencies (RTL and model) when it reports them."""
+    build_dir = Path(build_dir)
+    build_dir.mkdir(parents=True, exist_ok=True)
+    out = build_dir / f"{case.testcase}_{zlib.crc32(repr(case).encode()):08x}.json"
+    if out.exists():
+        out.unlink()
+    o = sim.run(TESTBENCH, TOP, SOURCES, params=dict(case.params), d=d, build_dir=build_dir,
+                env={"TESTCASE": case.testcase, "SGDMA_COSIM_OUT": str(out), **dict(case.env)})
+    return o, (json.loads(out.read_text()) if out.exists() else None)
+
+
+def protocol_error(o: sim.Outcome) -> str | None:
+    """The bridge's protocol error line in the simulator's log, if any."""
+    for line in o.log.read_text(errors="replace").splitlines():
+        if "AxiProtocolError" not in line and " ERROR " in line and "sgdma.cocotb." in line:
+            return line.split("sgdma.cocotb.", 1)[1].split(None, 1)[1].strip()
+    return None
