@@ -65,3 +65,12 @@ def test_port_must_be_the_boards_pl_port():
     s = port_spec(sgdma.VirtualBoard("zcu102", port="hpc"), "hpc1")
     assert (s["axi"], s["width_bits"]) == (4, 128)
     assert port_spec(sgdma.VirtualBoard("pynq-z2", port="hp"), "hp0")["axi"] == 3
+
+
+@needs_sim
+@pytest.mark.parametrize("case", ["registers_and_interrupt", "no_interrupt_is_a_bounded_wait"])
+def test_gp_registers_and_interrupt(tmp_path, case):
+    from sgdma.rtl import live
+    c = next(c for c in live.CASES if c.testcase == case)
+    o, _ = live.run(c, tmp_path)
+    assert o.ok, o.failed

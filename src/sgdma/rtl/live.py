@@ -1,5 +1,5 @@
-"""The live co-simulation examples (sgdma.cocotb against rtl/tb/pl_mem_reader.v), one simulator
-run each: run by `sgdma rtl test` and tests/test_cosim_live.py."""
+"""The live co-simulation examples (sgdma.cocotb against rtl/tb/pl_mem_reader.v and
+pl_regs_irq.v), one simulator run each: run by `sgdma rtl test` and tests/test_cosim_live.py."""
 from __future__ import annotations
 
 import json
@@ -18,6 +18,9 @@ class Case:
     testcase: str             # the cocotb test in rtl/tb/test_cosim_memport.py
     params: tuple = ()        # RTL parameters
     env: tuple = ()           # environment of the cocotb side
+    testbench: str = TESTBENCH
+    top: str = TOP
+    sources: tuple = tuple(SOURCES)
 
 
 CASES = (
@@ -26,6 +29,10 @@ CASES = (
     Case("hp0 write, read back by software", "write_lands_in_ddr", params=(("WRITE", 1),)),
     Case("AXI3 burst too long -> protocol error", "bad_axi_is_reported", params=(("BAD", 1),)),
     Case("WLAST early -> protocol error", "bad_axi_is_reported", params=(("BAD", 2),)),
+    Case("GP registers and interrupt", "registers_and_interrupt", testbench="test_cosim_gp", top="pl_regs_irq",
+         sources=("pl_regs_irq.v",)),
+    Case("no interrupt: bounded wait", "no_interrupt_is_a_bounded_wait", testbench="test_cosim_gp",
+         top="pl_regs_irq", sources=("pl_regs_irq.v",)),
 )
 
 
@@ -36,7 +43,7 @@ def run(case: Case, build_dir: Path, d: Path | None = None) -> tuple[sim.Outcome
     out = build_dir / f"{case.testcase}_{zlib.crc32(repr(case).encode()):08x}.json"
     if out.exists():
         out.unlink()
-    o = sim.run(TESTBENCH, TOP, SOURCES, params=dict(case.params), d=d, build_dir=build_dir,
+    o = sim.run(case.testbench, case.top, list(case.sources), params=dict(case.params), d=d, build_dir=build_dir,
                 env={"TESTCASE": case.testcase, "SGDMA_COSIM_OUT": str(out), **dict(case.env)})
     return o, (json.loads(out.read_text()) if out.exists() else None)
 
