@@ -62,6 +62,18 @@ async def start(dut, b):
     return clk_ps
 
 
+async def run_reader(dut):
+    """Pulse start and wait (bounded) for done."""
+    dut.start.value = 1
+    await RisingEdge(dut.clk)
+    dut.start.value = 0
+    for _ in range(LIMIT):
+        await RisingEdge(dut.clk)
+        if int(dut.done.value):
+            return
+    raise AssertionError(f"reader not done after {LIMIT} clocks")
+
+
 def expected_latency(b2, clk_ps, t_ar, addr, offset):
     """The model's PL read path alone (a second board), and the R handshake rule a DUT sees:
     beat i is on the bus from the first edge at or after the model delivers it, taken at the
@@ -86,14 +98,7 @@ async def read_ddr_through_hp0(dut):
     dut.base.value = buf.device_address
     clk_ps = await start(dut, b)
     cocotb.start_soon(monitor(dut, clk_ps, log))
-    dut.start.value = 1
-    await RisingEdge(dut.clk)
-    dut.start.value = 0
-    for _ in range(LIMIT):
-        await RisingEdge(dut.clk)
-        if int(dut.done.value):
-            break
-    assert int(dut.done.value), f"reader not done after {LIMIT} clocks"
+    await run_reader(dut)
     port.check_idle()
     # the bytes are the ones software wrote
     got = b"".join(log["beats"])
@@ -116,20 +121,13 @@ async def read_ddr_through_hp0(dut):
 
 @cocotb.test()
 async def write_lands_in_ddr(dut):
-    """(WRITE=1) The burst the RTL wrote is in DDR for software, and the read after it sees it."""
+    """(WRITE=1) The burst the RTL wrote is in DDR, as software reads it."""
     b = board()
     buf = fill(b)
     port = PsMemoryPort(dut, "m_axi_hp0", dut.clk, b, port="hp0", reset=dut.rst_n)
     dut.base.value = buf.device_address
     await start(dut, b)
-    dut.start.value = 1
-    await RisingEdge(dut.clk)
-    dut.start.value = 0
-    for _ in range(LIMIT):
-        await RisingEdge(dut.clk)
-        if int(dut.done.value):
-            break
-    assert int(dut.done.value)
+    await run_reader(dut)
     port.check_idle()
     words = np.frombuffer(bytes(buf[WOFF:WOFF + BEATS * BYTES]), dtype="<u4")
     want = np.repeat(0xC0DE0000 + np.arange(BEATS, dtype=np.uint32), 2)

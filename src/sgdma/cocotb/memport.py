@@ -73,8 +73,9 @@ def _v(sig) -> int:
 
 class PsMemoryPort:
     """``PsMemoryPort(dut, "m_axi_hp0", dut.clk, board, port="hp0")``: signals by cocotbext-axi's
-    ``AxiBus.from_prefix`` naming; ``reset`` (active low unless ``reset_active_level``) drops
-    nothing the board has done and holds the port idle."""
+    ``AxiBus.from_prefix`` naming; while ``reset`` is asserted (active low unless
+    ``reset_active_level``) the port is idle and bursts in flight are dropped (what the board
+    has done stays done)."""
 
     def __init__(self, dut, prefix: str, clock, board, port: str = "hp0", reset=None,
                  reset_active_level: bool = False, stall_clocks: int | None = STALL_CLOCKS):
@@ -251,9 +252,10 @@ class PsMemoryPort:
             await edge
             self.clocks += 1
             t = _now_ps()
-            if self._in_reset():
+            if self._in_reset():     # bursts in flight are dropped (the board has done them)
                 for s in (self.ar.arready, self.aw.awready, self.w.wready, self.r.rvalid, self.b.bvalid):
                     s.value = 0
+                self.reads.clear(), self.writes.clear(), self.bresps.clear()
                 continue
             ar = _v(self.ar.arready) and _v(self.ar.arvalid)
             r = _v(self.r.rvalid) and _v(self.r.rready)
