@@ -74,3 +74,13 @@ def test_gp_registers_and_interrupt(tmp_path, case):
     c = next(c for c in live.CASES if c.testcase == case)
     o, _ = live.run(c, tmp_path)
     assert o.ok, o.failed
+
+
+@needs_sim
+@pytest.mark.parametrize("name", ["zcu102 hp0 (AXI4, 128 bits) reads", "zcu102 hp0 (AXI4, 128 bits) write"])
+def test_zynqmp_port_is_axi4_and_128_bits(tmp_path, name):
+    from sgdma.rtl import live
+    o, res = live.run(next(c for c in live.CASES if c.name == name), tmp_path)
+    assert o.ok, o.failed
+    if res:
+        assert res["latency_clocks"] == res["model_clocks"]

@@ -1,7 +1,8 @@
 """Live co-simulation: pl_mem_reader.v reads (and writes) PS DDR through sgdma.cocotb.PsMemoryPort.
 
 Configured by the environment (tests/test_cosim.py): SGDMA_COSIM_CPU_LOAD (MB/s, "" for none),
-SGDMA_COSIM_OUT (a JSON file for the results), BEATS/BURSTS/RSTALL as the RTL's parameters.
+SGDMA_COSIM_OUT (a JSON file for the results), PRESET (pynq-z2), BEATS/BURSTS/DATA_WIDTH as the
+RTL's parameters.
 The expectations are the board's own: the bytes software put in the buffer, and every burst's
 latency from the model's PL read path run alone on a second board at the same times.
 """
@@ -20,14 +21,15 @@ from sgdma.cocotb import AxiProtocolError, PsMemoryPort
 
 BEATS = int(os.environ.get("BEATS", "16"))
 BURSTS = int(os.environ.get("BURSTS", "4"))
-BYTES = 8
+PRESET = os.environ.get("PRESET", "pynq-z2")
+BYTES = int(os.environ.get("DATA_WIDTH", "64")) // 8     # the RTL's DATA_WIDTH, the port's width
 WOFF = 0x1000
 LIMIT = 20_000           # clocks: the reader is done long before
 
 
 def board():
     load = os.environ.get("SGDMA_COSIM_CPU_LOAD") or None
-    return VirtualBoard("pynq-z2", seed=7, port="hp", cpu_load=load)
+    return VirtualBoard(PRESET, seed=7, port="hp", cpu_load=load)
 
 
 def fill(b):
@@ -130,7 +132,7 @@ async def write_lands_in_ddr(dut):
     await run_reader(dut)
     port.check_idle()
     words = np.frombuffer(bytes(buf[WOFF:WOFF + BEATS * BYTES]), dtype="<u4")
-    want = np.repeat(0xC0DE0000 + np.arange(BEATS, dtype=np.uint32), 2)
+    want = np.repeat(0xC0DE0000 + np.arange(BEATS, dtype=np.uint32), BYTES // 4)
     assert (words == want).all(), words
     assert port.write_bursts == 1
 
