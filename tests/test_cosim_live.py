@@ -68,8 +68,9 @@ def test_port_must_be_the_boards_pl_port():
 
 
 @needs_sim
-@pytest.mark.parametrize("case", ["registers_and_interrupt", "no_interrupt_is_a_bounded_wait"])
-def test_gp_registers_and_interrupt(tmp_path, case):
+@pytest.mark.parametrize("case", ["registers_and_interrupt", "no_interrupt_is_a_bounded_wait",
+                                  "rtl_packets_land_in_ddr", "no_buffer_backpressures_the_rtl"])
+def test_gp_interrupt_and_s2mm_stream(tmp_path, case):
     from sgdma.rtl import live
     c = next(c for c in live.CASES if c.testcase == case)
     o, _ = live.run(c, tmp_path)

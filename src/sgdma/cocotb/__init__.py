@@ -8,5 +8,6 @@ Needs the ``[rtl]`` extra (cocotb, cocotbext-axi).
 from sgdma.cocotb.errors import AxiProtocolError
 from sgdma.cocotb.gp import GpPort, PlInterrupt
 from sgdma.cocotb.memport import PsMemoryPort, port_spec
+from sgdma.cocotb.stream import DmaStreamSink
 
-__all__ = ["AxiProtocolError", "GpPort", "PlInterrupt", "PsMemoryPort", "port_spec"]
+__all__ = ["AxiProtocolError", "DmaStreamSink", "GpPort", "PlInterrupt", "PsMemoryPort", "port_spec"]

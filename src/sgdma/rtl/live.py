@@ -1,5 +1,5 @@
-"""The live co-simulation examples (sgdma.cocotb against rtl/tb/pl_mem_reader.v and
-pl_regs_irq.v), one simulator run each: run by `sgdma rtl test` and tests/test_cosim_live.py."""
+"""The live co-simulation examples (sgdma.cocotb against rtl/tb/pl_mem_reader.v,
+pl_stream_gen.v and pl_regs_irq.v), one simulator run each: run by `sgdma rtl test` and tests/test_cosim_live.py."""
 from __future__ import annotations
 
 import json
@@ -34,6 +34,10 @@ CASES = (
          env=(("PRESET", "zcu102"), ("DATA_WIDTH", "128"), ("BEATS", "8"))),
     Case("AXI3 burst too long -> protocol error", "bad_axi_is_reported", params=(("BAD", 1),)),
     Case("WLAST early -> protocol error", "bad_axi_is_reported", params=(("BAD", 2),)),
+    Case("RTL packets into S2MM, received by the driver", "rtl_packets_land_in_ddr", testbench="test_cosim_stream",
+         top="pl_stream_gen", sources=("pl_stream_gen.v",)),
+    Case("S2MM without a buffer back-pressures the RTL", "no_buffer_backpressures_the_rtl",
+         testbench="test_cosim_stream", top="pl_stream_gen", sources=("pl_stream_gen.v",)),
     Case("GP registers and interrupt", "registers_and_interrupt", testbench="test_cosim_gp", top="pl_regs_irq",
          sources=("pl_regs_irq.v",)),
     Case("no interrupt: bounded wait", "no_interrupt_is_a_bounded_wait", testbench="test_cosim_gp",
