@@ -13,7 +13,7 @@ LAYERS = {
     "driver": 2,
     "models": 3, "output": 3,
     "sequence": 4, "capture": 4, "rtio": 4, "pcie": 4,
-    "experiments": 5, "rtl": 5,
+    "experiments": 5, "rtl": 5, "cocotb": 5,   # cocotb: live co-simulation bridges
     "cli": 6,
 }
 

@@ -16,6 +16,7 @@ int sgpy_register_playback(PyObject *m);     /* playback.c: sink and DAC results
 int sgpy_register_textjoin(PyObject *m);     /* textjoin.c: byte pieces end to end (timeline writers) */
 int sgpy_register_compile(PyObject *m);      /* compile.c: the sequence compiler's per-BD passes */
 int sgpy_register_fast(PyObject *m);         /* s0_fast.c: S0's trials at the fast fidelity */
+int sgpy_register_plport(PyObject *m);       /* plport.c: a PL AXI master on a PS port (co-simulation) */
 
 static const sgpy_register_fn registrations[] = {
 	sgpy_register_pcie,
@@ -27,6 +28,7 @@ static const sgpy_register_fn registrations[] = {
 	sgpy_register_textjoin,
 	sgpy_register_compile,
 	sgpy_register_fast,
+	sgpy_register_plport,
 	sgdma_py_linux_register,
 	NULL,
 };

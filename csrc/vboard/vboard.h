@@ -286,6 +286,14 @@ const struct vb_ddrc_port_stats *vb_ddrc_stats(vb_board *b, unsigned port);
 uint64_t vb_next_refresh(vb_board *b, uint64_t t_ps);
 void vb_get_stats(vb_board *b, enum vb_chan_id ch, struct vb_stats *out);
 
+/* A PL AXI master on the board's PS port (api_plport.c): the board first runs
+ * up to the master's time, then the burst takes the board's PL memory path.
+ * Returns 0 (OKAY), 1 (DECERR) or 2 (SLVERR); times in ps. */
+struct vb_pl_xfer { uint64_t t_issue, t_first, t_done; };   /* write: t_done = B */
+int vb_pl_read(vb_board *b, uint64_t t_ps, uint64_t addr, uint32_t len, void *dst, struct vb_pl_xfer *out);
+int vb_pl_write(vb_board *b, uint64_t t_aw_ps, uint64_t t_wlast_ps, uint64_t addr, uint32_t len, const void *src,
+		struct vb_pl_xfer *out);
+
 /* Platform ops for the driver core; ctx = the board. */
 const struct sg_platform_ops *vb_platform_ops(void);
 

@@ -81,6 +81,7 @@ def test(rtl_dir, no_cosim):
                 for m in c.mismatches:
                     click.echo(f"    {m}")
                 bad += not c.equal
+            bad += _live(d)
     except tools.ToolMissing as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(3)
@@ -88,3 +89,20 @@ def test(rtl_dir, no_cosim):
         click.echo(f"error: {e}", err=True)
         sys.exit(3)
     sys.exit(1 if bad else 0)
+
+
+def _live(d) -> int:
+    """The live co-simulation examples (sgdma.cocotb, docs/cosim.md); the number that failed."""
+    from sgdma.rtl import live
+
+    click.echo("live co-simulation (RTL against the timed board through sgdma.cocotb):")
+    bad = 0
+    for case in live.CASES:
+        o, res = live.run(case, d / "build" / "live", d=d)
+        lat = f": burst latency {res['latency_clocks']} clocks, model {res['model_clocks']}" if res else ""
+        err = live.protocol_error(o)
+        click.echo(f"  {case.name}: {'pass' if o.ok else 'FAILED'}{lat}" + (f"\n    {err}" if err else ""))
+        for name, msg in o.failed:
+            click.echo(f"    {name}: {msg[:300]}")
+        bad += not o.ok
+    return bad

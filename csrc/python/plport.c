@@ -1,0 +1,72 @@
+/*
+ * plport.c - binding of a PL AXI master on the board's PS port
+ * (csrc/vboard/api_plport.c), for the co-simulation bridge (sgdma.cocotb).
+ */
+#include "core.h"
+
+#define PL_MAX_BURST (1u << 16)   /* bytes: above any AXI burst (256 beats x 128 bytes) */
+
+static int burst_len(uint32_t len)
+{
+	if (len == 0 || len > PL_MAX_BURST) {
+		PyErr_Format(PyExc_ValueError, "PL burst of %u bytes: must be 1 to %u bytes (one AXI burst)", len,
+			     PL_MAX_BURST);
+		return -1;
+	}
+	return 0;
+}
+
+/* pl_read(board, t_ps, addr, len) -> (resp, t_issue, t_first, t_done, bytes) */
+static PyObject *py_pl_read(PyObject *mod, PyObject *args)
+{
+	PyObject *o, *data;
+	uint64_t t, addr;
+	uint32_t len;
+	struct vb_pl_xfer x;
+	int resp;
+	vb_board *b;
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "OO&O&O&", &o, sgpy_u64, &t, sgpy_u64, &addr, sgpy_u32, &len) ||
+	    !(b = sgpy_board(o)) || burst_len(len) < 0)
+		return NULL;
+	if (!(data = PyBytes_FromStringAndSize(NULL, len)))
+		return NULL;
+	SGPY_SIMULATE((BoardObject *)o, resp = vb_pl_read(b, t, addr, len, PyBytes_AS_STRING(data), &x));
+	return Py_BuildValue("(iKKKN)", resp, (unsigned long long)x.t_issue, (unsigned long long)x.t_first,
+			     (unsigned long long)x.t_done, data);
+}
+
+/* pl_write(board, t_aw_ps, t_wlast_ps, addr, data) -> (resp, t_issue, t_bresp) */
+static PyObject *py_pl_write(PyObject *mod, PyObject *args)
+{
+	PyObject *o;
+	Py_buffer buf;
+	uint64_t t_aw, t_wlast, addr;
+	struct vb_pl_xfer x;
+	int resp;
+	vb_board *b;
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "OO&O&O&y*", &o, sgpy_u64, &t_aw, sgpy_u64, &t_wlast, sgpy_u64, &addr, &buf))
+		return NULL;
+	if (!(b = sgpy_board(o)) || burst_len(buf.len > UINT32_MAX ? UINT32_MAX : (uint32_t)buf.len) < 0) {
+		PyBuffer_Release(&buf);
+		return NULL;
+	}
+	SGPY_SIMULATE((BoardObject *)o, resp = vb_pl_write(b, t_aw, t_wlast, addr, (uint32_t)buf.len, buf.buf, &x));
+	PyBuffer_Release(&buf);
+	return Py_BuildValue("(iKK)", resp, (unsigned long long)x.t_issue, (unsigned long long)x.t_done);
+}
+
+static PyMethodDef plport_methods[] = {
+	{ "pl_read", py_pl_read, METH_VARARGS,
+	  "pl_read(board, t_ps, addr, len) -> (resp, t_issue, t_first, t_done, bytes): a PL master's read burst on "
+	  "the PS port at t_ps (the board runs up to it first); resp 0 OKAY, 1 DECERR, 2 SLVERR" },
+	{ "pl_write", py_pl_write, METH_VARARGS,
+	  "pl_write(board, t_aw_ps, t_wlast_ps, addr, data) -> (resp, t_issue, t_bresp): a PL master's write burst" },
+	{ NULL, NULL, 0, NULL },
+};
+
+int sgpy_register_plport(PyObject *m)
+{
+	return PyModule_AddFunctions(m, plport_methods);
+}

@@ -1,0 +1,60 @@
+/*
+ * api_plport.c - a PL AXI master on the board's PS port (S_AXI_HP/HPC/ACP), as
+ * a co-simulated RTL block drives it: the HDL simulator's time is the master.
+ * Each call first brings the board up to the master's time (the PL master is
+ * an initiator, like the CPU, so it may move `now`, never back), then sends
+ * the burst through the same interconnect, DDR controller and DRAM as the
+ * board's own PL masters (DMA, RTIO, PCIe: mem/ic.c), and moves its bytes in
+ * the memory the CPU sees.  The port's own rules (widths, outstanding limits,
+ * AXI3/AXI4 burst lengths) are the bridge's business (sgdma.cocotb).
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static void catch_up(vb_board *b, uint64_t t)
+{
+	if (t > b->sched.now)
+		vb_sched_advance(&b->sched, t - b->sched.now);
+	else
+		vb_sched_sync(&b->sched);
+}
+
+int vb_pl_read(vb_board *b, uint64_t t_ps, uint64_t addr, uint32_t len, void *dst, struct vb_pl_xfer *out)
+{
+	uint8_t *host = NULL;
+	enum vb_access acc = vb_dma_access(b, addr, len, &host);
+
+	catch_up(b, t_ps);
+	out->t_issue = b->sched.now;
+	if (acc != VB_ACC_OK) {
+		/* an error response costs the round trip through the port, no DRAM access */
+		out->t_first = out->t_done = out->t_issue + b->ic_request_ps + b->ic_response_ps;
+		if (dst)
+			memset(dst, 0, len);
+		return (int)acc;
+	}
+	out->t_first = vb_ic_read(b, out->t_issue, addr, len, &out->t_done);
+	if (dst)
+		memcpy(dst, host, len);
+	return VB_ACC_OK;
+}
+
+int vb_pl_write(vb_board *b, uint64_t t_aw_ps, uint64_t t_wlast_ps, uint64_t addr, uint32_t len, const void *src,
+		struct vb_pl_xfer *out)
+{
+	uint8_t *host = NULL;
+	enum vb_access acc = vb_dma_access(b, addr, len, &host);
+
+	catch_up(b, t_wlast_ps > t_aw_ps ? t_wlast_ps : t_aw_ps);
+	out->t_issue = t_aw_ps < b->sched.now ? t_aw_ps : b->sched.now;
+	if (acc != VB_ACC_OK) {
+		out->t_first = out->t_done = b->sched.now + b->ic_request_ps + b->ic_response_ps;
+		return (int)acc;
+	}
+	if (src)
+		memcpy(host, src, len);
+	out->t_done = vb_ic_write_burst(b, out->t_issue, b->sched.now, addr, len);
+	out->t_first = out->t_done;
+	return VB_ACC_OK;
+}

@@ -1,0 +1,33 @@
+"""A PL AXI master on the board's PS port (csrc/vboard/api_plport.c): the co-simulation bridge's
+way into the board's interconnect, DDR controller and DRAM, at the master's (the HDL's) time."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from sgdma import _core
+
+OKAY, DECERR, SLVERR = 0, 1, 2
+
+
+class PlRead(NamedTuple):
+    resp: int            # OKAY, DECERR or SLVERR
+    t_issue_ps: int      # the board's time the request entered (the master's, or later if the board was ahead)
+    t_first_ps: int      # first data back at the port
+    t_done_ps: int       # last data back
+    data: bytes
+
+
+class PlWrite(NamedTuple):
+    resp: int
+    t_issue_ps: int
+    t_bresp_ps: int      # the write response
+
+
+def pl_read(board, t_ps: int, addr: int, nbytes: int) -> PlRead:
+    """One read burst at board time ``t_ps`` (the board runs up to it first)."""
+    return PlRead(*_core.pl_read(board._b, int(t_ps), int(addr), int(nbytes)))
+
+
+def pl_write(board, t_aw_ps: int, t_wlast_ps: int, addr: int, data: bytes) -> PlWrite:
+    """One write burst: address at ``t_aw_ps``, its last data beat at ``t_wlast_ps``."""
+    return PlWrite(*_core.pl_write(board._b, int(t_aw_ps), int(t_wlast_ps), int(addr), bytes(data)))

@@ -1,0 +1,65 @@
+"""The live co-simulation examples (sgdma.cocotb against rtl/tb/pl_mem_reader.v,
+pl_stream_gen.v and pl_regs_irq.v), one simulator run each: run by `sgdma rtl test` and tests/test_cosim_live.py."""
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import sim
+
+TESTBENCH, TOP, SOURCES = "test_cosim_memport", "pl_mem_reader", ["pl_mem_reader.v"]
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    testcase: str             # the cocotb test in rtl/tb/test_cosim_memport.py
+    params: tuple = ()        # RTL parameters
+    env: tuple = ()           # environment of the cocotb side
+    testbench: str = TESTBENCH
+    top: str = TOP
+    sources: tuple = tuple(SOURCES)
+
+
+CASES = (
+    Case("hp0 reads, idle DDR", "read_ddr_through_hp0"),
+    Case("hp0 reads, CPU load 800 MB/s", "read_ddr_through_hp0", env=(("SGDMA_COSIM_CPU_LOAD", "800"),)),
+    Case("hp0 write, read back by software", "write_lands_in_ddr", params=(("WRITE", 1),)),
+    Case("zcu102 hp0 (AXI4, 128 bits) reads", "read_ddr_through_hp0", params=(("DATA_WIDTH", 128), ("BEATS", 8)),
+         env=(("PRESET", "zcu102"), ("DATA_WIDTH", "128"), ("BEATS", "8"))),
+    Case("zcu102 hp0 (AXI4, 128 bits) write", "write_lands_in_ddr",
+         params=(("WRITE", 1), ("DATA_WIDTH", 128), ("BEATS", 8)),
+         env=(("PRESET", "zcu102"), ("DATA_WIDTH", "128"), ("BEATS", "8"))),
+    Case("AXI3 burst too long -> protocol error", "bad_axi_is_reported", params=(("BAD", 1),)),
+    Case("WLAST early -> protocol error", "bad_axi_is_reported", params=(("BAD", 2),)),
+    Case("RTL packets into S2MM, received by the driver", "rtl_packets_land_in_ddr", testbench="test_cosim_stream",
+         top="pl_stream_gen", sources=("pl_stream_gen.v",)),
+    Case("S2MM without a buffer back-pressures the RTL", "no_buffer_backpressures_the_rtl",
+         testbench="test_cosim_stream", top="pl_stream_gen", sources=("pl_stream_gen.v",)),
+    Case("GP registers and interrupt", "registers_and_interrupt", testbench="test_cosim_gp", top="pl_regs_irq",
+         sources=("pl_regs_irq.v",)),
+    Case("no interrupt: bounded wait", "no_interrupt_is_a_bounded_wait", testbench="test_cosim_gp",
+         top="pl_regs_irq", sources=("pl_regs_irq.v",)),
+)
+
+
+def run(case: Case, build_dir: Path, d: Path | None = None) -> tuple[sim.Outcome, dict | None]:
+    """One case; with the reader's per-burst latencies (RTL and model) when it reports them."""
+    build_dir = Path(build_dir)
+    build_dir.mkdir(parents=True, exist_ok=True)
+    out = build_dir / f"{case.testcase}_{zlib.crc32(repr(case).encode()):08x}.json"
+    if out.exists():
+        out.unlink()
+    o = sim.run(case.testbench, case.top, list(case.sources), params=dict(case.params), d=d, build_dir=build_dir,
+                env={"TESTCASE": case.testcase, "SGDMA_COSIM_OUT": str(out), **dict(case.env)})
+    return o, (json.loads(out.read_text()) if out.exists() else None)
+
+
+def protocol_error(o: sim.Outcome) -> str | None:
+    """The bridge's protocol error line in the simulator's log, if any."""
+    for line in o.log.read_text(errors="replace").splitlines():
+        if "AxiProtocolError" not in line and " ERROR " in line and "sgdma.cocotb." in line:
+            return line.split("sgdma.cocotb.", 1)[1].split(None, 1)[1].strip()
+    return None
