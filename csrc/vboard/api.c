@@ -25,6 +25,36 @@ bool vb_run_until(vb_board *b, bool (*done)(void *ctx), void *ctx, uint64_t limi
 
 uint64_t vb_run_until_quiet(vb_board *b, uint64_t limit_ps) { return vb_sched_run_quiet(&b->sched, limit_ps); }
 
+/* ---- memory (mem/memory.c) ------------------------------------------------ */
+
+void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len) { return vb_memory_ptr(&b->memory, addr, len); }
+uint64_t vb_mem_addr(const vb_board *b, const void *host) { return vb_memory_addr(&b->memory, host); }
+int vb_region_count(const vb_board *b) { return (int)b->memory.n_mem; }
+
+const struct vb_region *vb_region_at(const vb_board *b, int i)
+{
+	return i >= 0 && (unsigned)i < b->memory.n_mem ? &b->memory.mem[i].r : NULL;
+}
+
+bool vb_region_at_phys(const vb_board *b, int i)
+{
+	return i >= 0 && (unsigned)i < b->memory.n_mem && b->memory.mem[i].at_phys;
+}
+
+int vb_mem_zero(vb_board *b, uint64_t addr, uint64_t len) { return vb_memory_zero(&b->memory, addr, len); }
+
+int vb_mem_map_file(vb_board *b, uint64_t addr, uint64_t size, int fd, char *err, size_t errlen)
+{
+	return vb_memory_map_file(&b->memory, addr, size, fd, err, errlen);
+}
+
+int vb_inject_slverr(vb_board *b, uint64_t base, uint64_t size)
+{
+	return vb_memory_inject_slverr(&b->memory, base, size);
+}
+
+void vb_clear_faults(vb_board *b) { b->memory.n_faults = 0; }
+
 /* ---- observers ---------------------------------------------------------- */
 
 const struct vb_config *vb_get_config(const vb_board *b) { return &b->cfg; }

@@ -17,6 +17,9 @@
 #include "base/stream.h"
 #include "bus/bus.h"
 #include "cpu/cpuops.h"
+#include "mem/cpuload.h"
+#include "mem/ic.h"
+#include "mem/memory.h"
 #include "dma/stream.h"
 #include "pl/csm.h"
 #include "pl/gpio.h"
@@ -24,9 +27,6 @@
 /* The blocks' functions are internal to the extension (vboard.h is its API):
  * hidden, so calls between them skip the PLT and a file's own can inline. */
 #pragma GCC visibility push(hidden)
-
-/* Outcome of a DMA master's access: OK, or PG021's DecErr / SlvErr. */
-enum vb_access { VB_ACC_OK = 0, VB_ACC_DECERR, VB_ACC_SLVERR };
 
 /* ---- AXI DMA channel ------------------------------------------------------ */
 
@@ -137,16 +137,6 @@ struct vb_chan {
 #define VB_FETCH_LOG_MAX (1u << 20)
 void vb_fetch_log_add(vb_board *b, struct vb_chan *c, uint64_t t_issue, uint64_t t_done);
 
-struct vb_fault {
-	uint64_t base, size;
-};
-
-struct vb_mem_region {
-	struct vb_region r;
-	uint8_t *host;
-	bool at_phys;             /* host == (uint8_t *)r.base: physical addresses work as pointers */
-};
-
 struct vb_board {
 	struct vb_config cfg;
 	struct vb_sched sched;    /* virtual time and the timed devices (base/sched.c) */
@@ -162,12 +152,7 @@ struct vb_board {
 	uint64_t addr_mask;       /* addresses the DMA can form */
 	uint64_t reset_until;     /* soft reset in progress until then */
 	struct vb_bus bus;        /* register windows of every device (bus.c) */
-	struct vb_mem_region mem[VB_MAX_REGIONS];
-	unsigned n_mem;
-	unsigned mem_hit;         /* the region the last lookup found (a DMA walks one buffer) */
-	bool has_file_map;        /* some DDR is backed by a shared file (vb_mem_map_file) */
-	struct vb_fault faults[VB_MAX_FAULTS];
-	unsigned n_faults;
+	struct vb_memory memory;  /* DDR regions, injected faults (mem/memory.h) */
 	struct vb_chan ch[2];
 	uint64_t dma_next;        /* the DMA's next event (vb_dma_next_event), valid while dma_next_valid: */
 	bool dma_next_valid;      /* cleared by every step, register write, reset and stream arrival */
@@ -185,45 +170,14 @@ struct vb_board {
 	struct vb_trace trace;
 	uint64_t mmio_reads, mmio_writes;
 	struct vb_scratch scratch;  /* the data movers' temporary copies */
-	/* derived timing (ps) */
-	uint64_t ic_request_ps, ic_response_ps, consumer_ps;
-	uint64_t ic_last_arrive;  /* requests reach the DRAM in order */
-	uint64_t ic_read_free, ic_write_free;  /* the port's data channels */
-	double ic_ps_per_byte;
-	struct vb_cpuload {         /* mem/cpuload.c */
-		uint64_t period_ps, next_t, i, base, span;
-		unsigned bytes;
-		uint64_t reads, writes;
-	} load;
+	uint64_t consumer_ps;     /* derived timing (ps) */
+	struct vb_ic ic;          /* the PL port's interconnect, in front of the ddrc (mem/ic.h) */
+	struct vb_cpuload load;   /* the background CPU load, a lazy DRAM master (mem/cpuload.h) */
 	struct vb_cpuop_stats cpuops;   /* cpu/cpuops.c: totals of the CPU's memory operations */
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
 	struct vb_pcie *pcie;      /* pcie/: PS-PCIe DMA, link, endpoint (NULL without [pcie]) */
 	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */
 };
-
-/* ic.c: memory transactions through the interconnect to the DRAM */
-uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64_t *done);
-uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
-/* A data-mover write burst: its write response (B), early if the port answers on acceptance (ic.early_bresp). */
-uint64_t vb_ic_write_burst(vb_board *b, uint64_t t, uint64_t t_wlast, uint64_t addr, uint32_t len);
-
-/* mem/ddrc.c: the DDR controller.  Every master's DRAM request enters through its port;
- * returns its first data (read) / data accepted (write), *t_done its last data / write response. */
-uint64_t vb_ddrc_request(vb_board *b, enum vb_ddrc_port port, uint64_t t_arrive, uint64_t addr, uint32_t len,
-			 bool write, uint64_t *t_done);
-
-void vb_ddrc_init(vb_board *b);              /* reset with the DRAM (vb_reseed) */
-
-/* mem/cpuload.c: the background CPU load, a lazy master.  take: its next request if it
- * arrives before t (the generator advances); stall: it cannot issue before t (full port FIFO). */
-void vb_cpuload_init(vb_board *b);
-bool vb_cpuload_take(vb_board *b, uint64_t t, struct vb_ddrc_req *r);
-void vb_cpuload_stall(vb_board *b, uint64_t t);
-
-/* memory.c */
-int vb_mem_init(vb_board *b, char *err, size_t errlen);
-void vb_mem_fini(vb_board *b);
-enum vb_access vb_dma_access(vb_board *b, uint64_t addr, uint64_t len, uint8_t **host);
 
 /* pcie/pcie.c: the PCIe subsystem (created by machine.c when the preset has [pcie]) */
 struct vb_pcie;

@@ -168,17 +168,24 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 	b->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
 	b->data_bytes = cfg->data_width / 8;
 	b->addr_mask = cfg->addr_width >= 64 ? UINT64_MAX : (1ull << cfg->addr_width) - 1;
-	b->ic_request_ps = vb_ns(cfg->ic_request_ns);
-	b->ic_response_ps = vb_ns(cfg->ic_response_ns);
-	b->ic_ps_per_byte = cfg->ic_width_bits ? 1e6 / (cfg->ic_clock_mhz * cfg->ic_width_bits / 8.0) : 0.0;
+	b->memory.addr_mask = b->addr_mask;
+	b->ddrc.dram = &b->dram;
+	b->ddrc.load = &b->load;
+	b->ic = (struct vb_ic){
+		.request_ps = vb_ns(cfg->ic_request_ns),
+		.response_ps = vb_ns(cfg->ic_response_ns),
+		.ps_per_byte = cfg->ic_width_bits ? 1e6 / (cfg->ic_clock_mhz * cfg->ic_width_bits / 8.0) : 0.0,
+		.early_bresp = cfg->ic_early_bresp != 0,
+		.ddrc = &b->ddrc,
+	};
 	b->consumer_ps = (uint64_t)(b->clk.ps / cfg->consumer_rate + 0.5);
 	b->csm = (struct vb_csm){ .sched = &b->sched, .clk = &b->clk, .data_bytes = b->data_bytes };
 	vb_reseed(b, seed);
-	if (vb_mem_init(b, err, errlen) < 0) {
+	if (vb_memory_init(&b->memory, cfg->ddr, cfg->n_ddr, cfg->map_at_phys, err, errlen) < 0) {
 		vb_destroy(b);
 		return NULL;
 	}
-	vb_cpuload_init(b);
+	vb_cpuload_init(&b->load, &b->cfg, b->memory.n_mem ? &b->memory.mem[0].r : NULL);
 	b->load.next_t = b->sched.now;
 	if (vb_coherency_init(b) < 0) {
 		snprintf(err, errlen, "out of host memory");
@@ -205,8 +212,8 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	r = vb_rng_next(&b->rng);
 	/* anchored at "now": a trial's outcome depends on its seed, not on history */
 	vb_dram_init(&b->dram, &b->cfg.dram, b->sched.now + (refi ? r % refi : 0));
-	vb_ddrc_init(b);
-	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->sched.now;
+	vb_ddrc_init(&b->ddrc, &b->cfg.ddrc, b->cfg.dram.tck_ns, b->sched.now);
+	b->ic.last_arrive = b->ic.read_free = b->ic.write_free = b->sched.now;
 	b->load.next_t = b->sched.now;
 	/* the PL clock's edges, anchored at now too (no draw: the other streams stay put) */
 	vb_edge_origin(&b->clk, b->sched.now);
@@ -222,7 +229,7 @@ void vb_destroy(vb_board *b)
 		return;
 	for (size_t i = 0; i < 2; i++)
 		free(b->ch[i].fetch_log);
-	vb_mem_fini(b);
+	vb_memory_fini(&b->memory);
 	vb_sink_fini(&b->sink);
 	vb_source_fini(&b->src);
 	vb_dac_fini(&b->dac);

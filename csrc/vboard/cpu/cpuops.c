@@ -61,7 +61,7 @@ static uint64_t request(struct op_run *o, uint64_t t, uint64_t addr, uint32_t le
 	uint64_t done;
 
 	catch_up(o, t);
-	vb_ddrc_request(o->b, VB_PORT_CPU, t, addr, len, write, &done);
+	vb_ddrc_request(&o->b->ddrc, VB_PORT_CPU, t, addr, len, write, &done);
 	o->r->requests++;
 	if (write)
 		o->r->write_bytes += len;
@@ -98,9 +98,9 @@ static void write_back(void *ctx, uint64_t line_addr)
  * DDR region's base (any DDR address gives the right bank and row pattern). */
 static uint64_t scratch_dst(const vb_board *b)
 {
-	if (b->n_mem == 0)
+	if (b->memory.n_mem == 0)
 		return 0;
-	return b->mem[0].r.base + (b->mem[0].r.size > (16u << 20) ? b->mem[0].r.size - (8u << 20) : 0);
+	return b->memory.mem[0].r.base + (b->memory.mem[0].r.size > (16u << 20) ? b->memory.mem[0].r.size - (8u << 20) : 0);
 }
 
 /* The longest CPU time one operation may take: 10^6 s, far below the u64 ps clock's 2^64 ps. */
@@ -108,8 +108,8 @@ static uint64_t scratch_dst(const vb_board *b)
 
 static bool in_memory(const vb_board *b, uint64_t addr, uint64_t len)
 {
-	for (unsigned i = 0; i < b->n_mem; i++) {
-		const struct vb_region *r = &b->mem[i].r;
+	for (unsigned i = 0; i < b->memory.n_mem; i++) {
+		const struct vb_region *r = &b->memory.mem[i].r;
 		if (addr >= r->base && len <= r->size && addr - r->base <= r->size - len)
 			return true;
 	}

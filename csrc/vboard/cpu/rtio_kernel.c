@@ -133,7 +133,8 @@ int vb_rtio_k_init(struct vb_rtio *r, enum rtio_initiator init, uint64_t acp_out
 	bool acp = init == RTIO_INIT_ACP || init == RTIO_INIT_ACP_BATCH;
 
 	if (acp && (acp_out_bytes < RTIO_ACP_OUT_HEADER_BYTES + 2 * RTIO_ACP_OUT_TRANSACTION_BYTES ||
-		    !vb_mem_ptr(r->b, acp_out, acp_out_bytes) || !vb_mem_ptr(r->b, acp_in, RTIO_ACP_IN_BYTES) ||
+		    !vb_memory_ptr(&r->b->memory, acp_out, acp_out_bytes) ||
+		    !vb_memory_ptr(&r->b->memory, acp_in, RTIO_ACP_IN_BYTES) ||
 		    acp_out % 16 || acp_in % 16 || acp_out > 0xFFFFFFFFull || acp_in > 0xFFFFFFFFull)) {
 		snprintf(err, errlen, "ACPKI buffers: out 0x%llx (%llu bytes) and in 0x%llx must be 16-byte aligned "
 			 "DDR below 4 GiB, out holding the 16-byte header and at least two 80-byte transactions",
@@ -152,7 +153,7 @@ int vb_rtio_k_init(struct vb_rtio *r, enum rtio_initiator init, uint64_t acp_out
 		csr_store(r, RTIO_R_ACP_IN_BASE, (uint32_t)acp_in);
 		csr_store(r, RTIO_R_ACP_OUT_BASE, (uint32_t)acp_out);
 		csr_store(r, RTIO_R_ACP_ENABLE, 1);
-		memset(vb_mem_ptr(r->b, acp_in, RTIO_ACP_IN_BYTES), 0, RTIO_ACP_IN_BYTES);
+		memset(vb_memory_ptr(&r->b->memory, acp_in, RTIO_ACP_IN_BYTES), 0, RTIO_ACP_IN_BYTES);
 	}
 	return 0;
 }
@@ -218,7 +219,7 @@ static uint32_t output_csr(struct vb_rtio *r, uint32_t target, const uint32_t *d
 
 static void acp_fill(struct vb_rtio *r, uint32_t idx, uint32_t target, const uint32_t *data, unsigned n)
 {
-	uint8_t *tx = vb_mem_ptr(r->b, r->k.acp_out + RTIO_ACP_OUT_HEADER_BYTES +
+	uint8_t *tx = vb_memory_ptr(&r->b->memory, r->k.acp_out + RTIO_ACP_OUT_HEADER_BYTES +
 					  (uint64_t)idx * RTIO_ACP_OUT_TRANSACTION_BYTES, RTIO_ACP_OUT_TRANSACTION_BYTES);
 	uint64_t ts = (uint64_t)r->k.now;
 	memset(tx, 0, RTIO_ACP_OUT_TRANSACTION_BYTES);
@@ -232,7 +233,7 @@ static void acp_fill(struct vb_rtio *r, uint32_t idx, uint32_t target, const uin
 
 static void set_ptr(struct vb_rtio *r, uint32_t ptr)
 {
-	uint8_t *h = vb_mem_ptr(r->b, r->k.acp_out, RTIO_ACP_OUT_HEADER_BYTES);
+	uint8_t *h = vb_memory_ptr(&r->b->memory, r->k.acp_out, RTIO_ACP_OUT_HEADER_BYTES);
 	memcpy(h + ACP_HDR_PTR, &ptr, 4);
 	cpu_cycles(r, r->p.store_cycles);
 }
@@ -240,7 +241,7 @@ static void set_ptr(struct vb_rtio *r, uint32_t ptr)
 /* barrier, sev, spin on the cached reply; returns the reply's status. */
 static uint32_t acp_kick(struct vb_rtio *r, uint32_t *batch_idx)
 {
-	uint8_t *in = vb_mem_ptr(r->b, r->k.acp_in, RTIO_ACP_IN_BYTES);
+	uint8_t *in = vb_memory_ptr(&r->b->memory, r->k.acp_in, RTIO_ACP_IN_BYTES);
 	uint32_t word, idx;
 	vb_advance_ps(r->b, ns_ps(r->p.barrier_ns));
 	cpu_cycles(r, r->p.sev_cycles);
@@ -326,7 +327,7 @@ uint32_t vb_rtio_k_batch_end(struct vb_rtio *r)
 	set_ptr(r, r->k.batch_n);
 	st = acp_kick(r, &idx);
 	if (st) {
-		const uint8_t *tx = vb_mem_ptr(r->b, r->k.acp_out + RTIO_ACP_OUT_HEADER_BYTES +
+		const uint8_t *tx = vb_memory_ptr(&r->b->memory, r->k.acp_out + RTIO_ACP_OUT_HEADER_BYTES +
 							 (uint64_t)idx * RTIO_ACP_OUT_TRANSACTION_BYTES, 16);
 		uint32_t target;
 		int64_t ts;

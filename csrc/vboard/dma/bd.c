@@ -29,7 +29,7 @@ uint32_t vb_access_bd_bit(enum vb_access acc) { return acc == VB_ACC_DECERR ? PG
 enum vb_access vb_bd_load(vb_board *b, uint64_t addr, struct pg021_bd *bd)
 {
 	uint8_t *host;
-	enum vb_access acc = vb_dma_access(b, addr, PG021_BD_HW_BYTES, &host);
+	enum vb_access acc = vb_dma_access(&b->memory, addr, PG021_BD_HW_BYTES, &host);
 	if (acc == VB_ACC_OK)
 		memcpy(bd, host, PG021_BD_HW_BYTES);
 	return acc;
@@ -38,7 +38,7 @@ enum vb_access vb_bd_load(vb_board *b, uint64_t addr, struct pg021_bd *bd)
 enum vb_access vb_bd_store_status(vb_board *b, uint64_t bd_addr, uint32_t status)
 {
 	uint8_t *host;
-	enum vb_access acc = vb_dma_access(b, bd_addr + PG021_BD_STATUS, 4, &host);
+	enum vb_access acc = vb_dma_access(&b->memory, bd_addr + PG021_BD_STATUS, 4, &host);
 	if (acc == VB_ACC_OK)
 		memcpy(host, &status, 4);
 	return acc;

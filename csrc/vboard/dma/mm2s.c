@@ -129,7 +129,7 @@ void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	if (len > to_4k)
 		len = (uint32_t)to_4k;
 	nbeats = (len + b->data_bytes - 1) / b->data_bytes;
-	first = vb_ic_read(b, t, addr, len, &done);
+	first = vb_ic_read(&b->ic, t, addr, len, &done);
 	/* The data arrives spread over [first, done]: the last beat's data is
 	 * complete one beat's share before `done` (a one-beat burst at `first`). */
 	last_data = nbeats > 1 ? done - (done - first) / nbeats : first;
@@ -207,7 +207,7 @@ void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64
 	}
 	if (need > e->host_len) {
 		uint8_t *host;
-		if (vb_dma_access(b, e->buf, need, &host) != VB_ACC_OK)
+		if (vb_dma_access(&b->memory, e->buf, need, &host) != VB_ACC_OK)
 			return;
 		buf = host;
 	}

@@ -68,7 +68,7 @@ static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	nbeats = beats(b, len);
 	/* W follows AW as the stream brings it: the burst's last beat leaves at t_wlast */
 	t_wlast = max64(t, w->t0 + vb_clocks(b, (double)(w->beats + nbeats)));
-	bresp = vb_ic_write_burst(b, t, t_wlast, addr, (uint32_t)len);
+	bresp = vb_ic_write_burst(&b->ic, t, t_wlast, addr, (uint32_t)len);
 	if (w->nb >= b->cfg.write_outstanding) {
 		w->bh = (w->bh + 1) % VB_OUTSTANDING_MAX;
 		w->nb--;
@@ -142,7 +142,7 @@ enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, str
 		return VB_S2MM_BUSY;
 	}
 	addr = (vb_sg(b) ? vb_bd_buffer(b, &c->bd) : c->addr) + c->filled;
-	acc = vb_dma_access(b, addr, vb_keyhole(c) ? b->data_bytes : cap, &host);
+	acc = vb_dma_access(&b->memory, addr, vb_keyhole(c) ? b->data_bytes : cap, &host);
 	if (acc != VB_ACC_OK) {
 		uint8_t *sink = vb_scratch_get(&b->scratch, cap);
 		b->rx.take(b->rx.dev, sink, cap, t, &last); /* the beats are consumed and lost */

@@ -39,7 +39,7 @@ static void fetch_start(vb_board *b, struct vb_chan *c, uint64_t t)
 	if (c->probe.t_sg_ar == VB_NO_TIME)
 		c->probe.t_sg_ar = t;
 	/* The BD (52 bytes) comes back over the 32-bit SG port: 13 beats. */
-	first = vb_ic_read(b, t, c->next_bd, PG021_BD_HW_BYTES, &done);
+	first = vb_ic_read(&b->ic, t, c->next_bd, PG021_BD_HW_BYTES, &done);
 	p->fetching = true;
 	p->fetch_addr = c->next_bd;
 	p->t_fetch_first = first;
@@ -86,7 +86,7 @@ static void fetch_done(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_rep
 		e->err_sr = PG021_SR_SGINTERR;
 	else if (e->len == 0 || (!e->eof && e->len % b->data_bytes))
 		e->err_sr = PG021_SR_DMAINTERR, e->err_bd = PG021_BD_STS_INTERR;
-	else if ((acc = vb_dma_access(b, e->buf, vb_keyhole(c) ? b->data_bytes : e->len, &host)) != VB_ACC_OK)
+	else if ((acc = vb_dma_access(&b->memory, e->buf, vb_keyhole(c) ? b->data_bytes : e->len, &host)) != VB_ACC_OK)
 		e->err_sr = vb_access_sr_bit(acc), e->err_bd = vb_access_bd_bit(acc);
 	else
 		e->host = host, e->host_len = vb_keyhole(c) ? b->data_bytes : e->len;
@@ -171,7 +171,7 @@ static void head_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_repo
 			return;
 		}
 		e->stage = Q_WRITEBACK;
-		e->t_wb = vb_ic_write(b, t, e->addr + PG021_BD_STATUS, 4);
+		e->t_wb = vb_ic_write(&b->ic, t, e->addr + PG021_BD_STATUS, 4);
 		return;
 	}
 	retire(b, c, t, r);
@@ -326,7 +326,7 @@ void vb_sg_mm2s_simple(vb_board *b, struct vb_chan *c)
 	e->eof = true;
 	e->t_cmd = b->sched.now + b->lat.tail_to_sg_ar;
 	e->t_first = e->t_last = e->t_wb = VB_NO_TIME;
-	acc = vb_dma_access(b, e->buf, vb_keyhole(c) ? b->data_bytes : e->len, &host);
+	acc = vb_dma_access(&b->memory, e->buf, vb_keyhole(c) ? b->data_bytes : e->len, &host);
 	if (acc != VB_ACC_OK)
 		e->err_sr = vb_access_sr_bit(acc), e->err_bd = vb_access_bd_bit(acc);
 	else
@@ -345,7 +345,7 @@ static uint64_t phase_fetch(vb_board *b, struct vb_chan *c, uint64_t t)
 		t += b->lat.tail_to_sg_ar;
 	if (c->probe.t_sg_ar == VB_NO_TIME)
 		c->probe.t_sg_ar = t;
-	first = vb_ic_read(b, t, c->curdesc, PG021_BD_HW_BYTES, &done);
+	first = vb_ic_read(&b->ic, t, c->curdesc, PG021_BD_HW_BYTES, &done);
 	done = done > first + b->lat.bd_beats ? done
 		: first + b->lat.bd_beats;
 	return (done > first + b->lat.sg_ar_to_data_ar ? done
@@ -377,7 +377,7 @@ static void prefetch(vb_board *b, struct vb_chan *c, uint64_t t)
 	c->pf_valid = false;
 	if ((!c->cyclic && c->bd_addr == c->taildesc) || c->stopping)
 		return;
-	first = vb_ic_read(b, t, next, PG021_BD_HW_BYTES, &done);
+	first = vb_ic_read(&b->ic, t, next, PG021_BD_HW_BYTES, &done);
 	ready = first + b->lat.sg_ar_to_data_ar;
 	c->pf_addr = next;
 	c->pf_done = done > ready ? done : ready;
@@ -391,7 +391,7 @@ static void data_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_repo
 	if (vb_s2mm_step(b, c, t, r) != VB_S2MM_FULL)
 		return;
 	c->phase = PH_WRITEBACK;
-	c->t_next = vb_ic_write(b, t, c->bd_addr + PG021_BD_STATUS, 4);
+	c->t_next = vb_ic_write(&b->ic, t, c->bd_addr + PG021_BD_STATUS, 4);
 }
 
 static void fetch_done_s2mm(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)

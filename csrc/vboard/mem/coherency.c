@@ -199,7 +199,7 @@ int vb_coherency_register(vb_board *b, uint64_t addr, uint64_t len, enum vb_coh_
 		snprintf(err, errlen, "unknown policy %d (0 sync, 1 uncached, 2 coherent)", (int)policy);
 		return -1;
 	}
-	if (!vb_mem_ptr(b, addr, len)) {
+	if (!vb_memory_ptr(&b->memory, addr, len)) {
 		snprintf(err, errlen, "buffer 0x%llx+%llu is not inside one DDR region of the board",
 			 (unsigned long long)addr, (unsigned long long)len);
 		return -1;

@@ -86,7 +86,7 @@ static uint32_t record_len(struct vb_rtio *r, bool *have)
 	if (d->rec_addr >= d->avail_end)
 		return 0;
 	if (d->lc_addr != d->rec_addr) {   /* the byte arrived with its burst: read it once */
-		p = vb_mem_ptr(r->b, d->rec_addr, 1);
+		p = vb_memory_ptr(&r->b->memory, d->rec_addr, 1);
 		d->lc_addr = d->rec_addr;
 		d->lc_ok = p != NULL;
 		d->lc_len = p ? p[0] : 0;
@@ -133,7 +133,7 @@ static void one_record(struct vb_rtio *r, uint32_t len, uint64_t t)
 		d->phase = DMA_FLUSH;
 		return;
 	}
-	decode(r, vb_mem_ptr(r->b, d->rec_addr, len), len, &ev);
+	decode(r, vb_memory_ptr(&r->b->memory, d->rec_addr, len), len, &ev);
 	d->rec_addr += len;
 	d->records++;
 	if (d->error) {

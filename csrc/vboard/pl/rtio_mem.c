@@ -12,25 +12,25 @@
 bool rtio_mem_ok(vb_board *b, uint64_t addr, uint64_t len)
 {
 	uint8_t *host;
-	return vb_dma_access(b, addr, len, &host) == VB_ACC_OK;
+	return vb_dma_access(&b->memory, addr, len, &host) == VB_ACC_OK;
 }
 
 uint8_t *rtio_mem_host(vb_board *b, uint64_t addr, uint64_t len)
 {
 	uint8_t *host;
-	return vb_dma_access(b, addr, len, &host) == VB_ACC_OK ? host : NULL;
+	return vb_dma_access(&b->memory, addr, len, &host) == VB_ACC_OK ? host : NULL;
 }
 
 uint64_t rtio_mem_read(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len)
 {
 	uint64_t done;
 	(void)port;
-	vb_ic_read(b, t, addr, len, &done);
+	vb_ic_read(&b->ic, t, addr, len, &done);
 	return done;
 }
 
 uint64_t rtio_mem_write(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len)
 {
 	(void)port;
-	return vb_ic_write(b, t, addr, len);
+	return vb_ic_write(&b->ic, t, addr, len);
 }
