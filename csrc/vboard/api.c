@@ -57,6 +57,8 @@ void vb_clear_faults(vb_board *b) { b->memory.n_faults = 0; }
 
 /* ---- observers ---------------------------------------------------------- */
 
+const struct vb_dma_guest_errors *vb_dma_guest_errors(const vb_board *b) { return &b->dma.guest; }
+
 const struct vb_config *vb_get_config(const vb_board *b) { return &b->cfg; }
 
 uint64_t vb_bus_decerrs(const vb_board *b, uint64_t *last_addr)
@@ -76,15 +78,15 @@ uint64_t vb_next_refresh(vb_board *b, uint64_t t_ps) { return vb_dram_next_refre
 const uint64_t *vb_fetch_log(vb_board *b, enum vb_chan_id ch, size_t *n, uint64_t *dropped)
 {
 	vb_sync(b);
-	*n = b->ch[ch].n_fetch_log;
-	*dropped = b->ch[ch].fetch_log_dropped;
-	return b->ch[ch].fetch_log;
+	*n = b->dma.ch[ch].n_fetch_log;
+	*dropped = b->dma.ch[ch].fetch_log_dropped;
+	return b->dma.ch[ch].fetch_log;
 }
 
 void vb_fetch_log_clear(vb_board *b, enum vb_chan_id ch)
 {
-	b->ch[ch].n_fetch_log = 0;
-	b->ch[ch].fetch_log_dropped = 0;
+	b->dma.ch[ch].n_fetch_log = 0;
+	b->dma.ch[ch].fetch_log_dropped = 0;
 }
 
 
@@ -194,7 +196,7 @@ bool vb_run_until_csm_done(vb_board *b, uint64_t limit_ps)
 bool vb_irq_pending(vb_board *b, enum vb_chan_id ch)
 {
 	vb_sync(b);
-	return (b->ch[ch].dmasr & b->ch[ch].dmacr & PG021_SR_IRQ_ALL) != 0;
+	return (b->dma.ch[ch].dmasr & b->dma.ch[ch].dmacr & PG021_SR_IRQ_ALL) != 0;
 }
 
 /* The CPU sleeps until the channel's interrupt line rises, or until limit_ps
@@ -203,7 +205,7 @@ bool vb_irq_pending(vb_board *b, enum vb_chan_id ch)
 bool vb_run_until_irq(vb_board *b, enum vb_chan_id ch, uint64_t limit_ps)
 {
 	vb_sync(b);
-	while (!(b->ch[ch].dmasr & b->ch[ch].dmacr & PG021_SR_IRQ_ALL))
+	while (!(b->dma.ch[ch].dmasr & b->dma.ch[ch].dmacr & PG021_SR_IRQ_ALL))
 		if (!vb_step_next(b, limit_ps))
 			return false;
 	return true;
@@ -212,13 +214,13 @@ bool vb_run_until_irq(vb_board *b, enum vb_chan_id ch, uint64_t limit_ps)
 void vb_get_probe(vb_board *b, enum vb_chan_id ch, struct vb_probe *out)
 {
 	vb_sync(b);
-	*out = b->ch[ch].probe;
+	*out = b->dma.ch[ch].probe;
 }
 
 void vb_get_stats(vb_board *b, enum vb_chan_id ch, struct vb_stats *out)
 {
 	vb_sync(b);
-	*out = b->ch[ch].stats;
+	*out = b->dma.ch[ch].stats;
 	out->mmio_reads = b->mmio_reads;
 	out->mmio_writes = b->mmio_writes;
 }

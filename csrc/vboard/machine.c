@@ -34,7 +34,7 @@ static int attach(vb_board *b, uint64_t base, uint64_t span, const struct vb_dev
 
 static int attach_devices(vb_board *b, char *err, size_t errlen)
 {
-	if (attach(b, b->cfg.dma_base, VB_DMA_SPAN, &vb_axidma_ops, &vb_axidma_timed, b, err, errlen) < 0)
+	if (attach(b, b->cfg.dma_base, VB_DMA_SPAN, &vb_axidma_ops, &vb_axidma_timed, &b->dma, err, errlen) < 0)
 		return -1;
 	for (unsigned i = 0; i < VB_GPIO_BLOCKS; i++) {
 		b->gpio[i] = (struct vb_gpio){ .index = i, .a = &b->gpio[0], .csm = &b->csm, .trace = &b->trace,
@@ -102,8 +102,8 @@ static void rx_reset(void *dev) { vb_source_drop(dev); }
 static void rx_arrived(void *dev, uint64_t t)
 {
 	vb_board *b = dev;
-	if (b->rx.arrived)
-		b->rx.arrived(b->rx.consumer, t);
+	if (b->dma.rx.arrived)
+		b->dma.rx.arrived(b->dma.rx.consumer, t);
 }
 
 /* S2MM: the ADC while it produces (or still holds samples), else software's queue. */
@@ -121,7 +121,7 @@ static uint64_t rx_take(void *dev, uint8_t *dst, uint64_t max, uint64_t t, bool 
 
 static void wire_streams(vb_board *b)
 {
-	struct vb_stream_tx *tx = &b->tx;
+	struct vb_stream_tx *tx = &b->dma.tx;
 
 	tx->pace = tx_dac;
 	tx->pace_dev = b;
@@ -136,12 +136,37 @@ static void wire_streams(vb_board *b)
 	tx->bytes = b->cfg.sink_record || b->cfg.loopback;
 	tx->reset = tx_reset;
 	tx->reset_dev = &b->sink;
-	b->rx = (struct vb_stream_rx){ .next_time = rx_next_time, .take = rx_take, .dev = b,
+	b->dma.rx = (struct vb_stream_rx){ .next_time = rx_next_time, .take = rx_take, .dev = b,
 				       .reset = rx_reset, .reset_dev = &b->src };
 	b->sink.record = b->cfg.sink_record != 0;
 	b->sink.cap = b->cfg.sink_max_bytes ? b->cfg.sink_max_bytes : VB_SINK_MAX_BYTES;
 	b->src.arrived = rx_arrived;
 	b->src.arrived_ctx = b;
+}
+
+/* The AXI DMA: its derived constants and the services it is given. */
+static void init_dma(vb_board *b)
+{
+	const struct vb_config *cfg = &b->cfg;
+	struct vb_dma *d = &b->dma;
+
+	d->cfg = cfg;
+	d->sched = &b->sched;
+	d->clk = &b->clk;
+	d->ic = &b->ic;
+	d->memory = &b->memory;
+	d->lat = (struct vb_dma_lat){
+		.clock = vb_dma_clocks(d, 1),
+		.tail_to_sg_ar = vb_dma_clocks(d, PG021_LAT_TAIL_TO_SG_AR),
+		.sg_ar_to_data_ar = vb_dma_clocks(d, PG021_LAT_SG_AR_TO_MM2S_AR),
+		.ar_to_tvalid = vb_dma_clocks(d, PG021_LAT_MM2S_AR_TO_TVALID),
+		.s2mm_tvalid_to_aw = vb_dma_clocks(d, PG021_LAT_S2MM_TVALID_TO_AW),
+		.bd_beats = vb_dma_clocks(d, PG021_BD_HW_BYTES / 4 - 1),
+	};
+	d->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
+	d->data_bytes = cfg->data_width / 8;
+	d->addr_mask = cfg->addr_width >= 64 ? UINT64_MAX : (1ull << cfg->addr_width) - 1;
+	d->consumer_ps = (uint64_t)(b->clk.ps / cfg->consumer_rate + 0.5);
 }
 
 vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_t errlen)
@@ -157,18 +182,8 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 	}
 	b->cfg = *cfg;
 	b->clk.ps = 1e6 / cfg->dma_clock_mhz;
-	b->lat = (struct vb_dma_lat){
-		.clock = vb_clocks(b, 1),
-		.tail_to_sg_ar = vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR),
-		.sg_ar_to_data_ar = vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR),
-		.ar_to_tvalid = vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID),
-		.s2mm_tvalid_to_aw = vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW),
-		.bd_beats = vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1),
-	};
-	b->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
-	b->data_bytes = cfg->data_width / 8;
-	b->addr_mask = cfg->addr_width >= 64 ? UINT64_MAX : (1ull << cfg->addr_width) - 1;
-	b->memory.addr_mask = b->addr_mask;
+	init_dma(b);
+	b->memory.addr_mask = b->dma.addr_mask;
 	b->ddrc.dram = &b->dram;
 	b->ddrc.load = &b->load;
 	b->ic = (struct vb_ic){
@@ -178,8 +193,7 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		.early_bresp = cfg->ic_early_bresp != 0,
 		.ddrc = &b->ddrc,
 	};
-	b->consumer_ps = (uint64_t)(b->clk.ps / cfg->consumer_rate + 0.5);
-	b->csm = (struct vb_csm){ .sched = &b->sched, .clk = &b->clk, .data_bytes = b->data_bytes };
+	b->csm = (struct vb_csm){ .sched = &b->sched, .clk = &b->clk, .data_bytes = b->dma.data_bytes };
 	vb_reseed(b, seed);
 	if (vb_memory_init(&b->memory, cfg->ddr, cfg->n_ddr, cfg->map_at_phys, err, errlen) < 0) {
 		vb_destroy(b);
@@ -192,6 +206,7 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		vb_destroy(b);
 		return NULL;
 	}
+	b->dma.coh = b->coh;
 	if (attach_devices(b, err, errlen) < 0) {
 		vb_destroy(b);
 		return NULL;
@@ -228,7 +243,7 @@ void vb_destroy(vb_board *b)
 	if (!b)
 		return;
 	for (size_t i = 0; i < 2; i++)
-		free(b->ch[i].fetch_log);
+		free(b->dma.ch[i].fetch_log);
 	vb_memory_fini(&b->memory);
 	vb_sink_fini(&b->sink);
 	vb_source_fini(&b->src);
@@ -238,6 +253,6 @@ void vb_destroy(vb_board *b)
 	vb_coherency_fini(b);
 	vb_pcie_destroy(b);
 	vb_rtio_free(b->rtio);
-	vb_scratch_free(&b->scratch);
+	vb_scratch_free(&b->dma.scratch);
 	free(b);
 }

@@ -307,10 +307,9 @@ static uint64_t episode(const struct vb_coh_buf *f, enum vb_coh_kind k)
 }
 
 /* Offending lines h of the access [ca, ce) (already clipped to the buffer). */
-static void report(vb_board *b, struct vb_coh_buf *f, enum vb_coh_kind k, const struct hits *h, uint64_t ca,
-		   uint64_t ce, uint64_t lo, uint64_t hi, uint64_t t)
+static void report(struct vb_coherency *c, struct vb_coh_buf *f, enum vb_coh_kind k, const struct hits *h,
+		   uint64_t ca, uint64_t ce, uint64_t lo, uint64_t hi, uint64_t t)
 {
-	struct vb_coherency *c = b->coh;
 	unsigned sh = c->line_shift;
 	uint64_t line = 1ull << sh;
 	uint64_t first = (f->line0 + h->first) << sh;
@@ -388,9 +387,9 @@ void vb_coherency_clear(vb_board *b)
 
 enum event { EV_CPU_READ, EV_CPU_WRITE, EV_CLEAN, EV_INVALIDATE, EV_DMA_READ, EV_DMA_WRITE };
 
-static void event_on(vb_board *b, struct vb_coh_buf *f, enum event ev, uint64_t addr, uint64_t end, uint64_t t)
+static void event_on(struct vb_coherency *c, struct vb_coh_buf *f, enum event ev, uint64_t addr, uint64_t end,
+		     uint64_t t)
 {
-	struct vb_coherency *c = b->coh;
 	uint64_t ca = addr > f->base ? addr : f->base;
 	uint64_t ce = end < f->base + f->size ? end : f->base + f->size;
 	uint64_t lo = (ca >> c->line_shift) - f->line0, hi = ((ce - 1) >> c->line_shift) - f->line0 + 1;
@@ -405,7 +404,7 @@ static void event_on(vb_board *b, struct vb_coh_buf *f, enum event ev, uint64_t 
 	case EV_CPU_READ:
 		/* fresh lines are always cached ones (an invalidate clears both) */
 		if (find_hits(f->fresh, NULL, lo, hi, &h)) {
-			report(b, f, VB_COH_STALE_READ, &h, ca, ce, lo, hi, t);
+			report(c, f, VB_COH_STALE_READ, &h, ca, ce, lo, hi, t);
 			bits_clear(f->fresh, lo, hi);
 		}
 		bits_set(f->cached, lo, hi);
@@ -417,21 +416,21 @@ static void event_on(vb_board *b, struct vb_coh_buf *f, enum event ev, uint64_t 
 	case EV_INVALIDATE:
 		f->mt++;
 		if (find_hits(f->dirty, NULL, lo, hi, &h))
-			report(b, f, VB_COH_DISCARDED_WRITE, &h, ca, ce, lo, hi, t);
+			report(c, f, VB_COH_DISCARDED_WRITE, &h, ca, ce, lo, hi, t);
 		bits_clear(f->dirty, lo, hi);
 		bits_clear(f->cached, lo, hi);
 		bits_clear(f->fresh, lo, hi);
 		break;
 	case EV_DMA_READ:
 		if (find_hits(f->dirty, NULL, lo, hi, &h)) {
-			report(b, f, VB_COH_UNCLEANED_READ, &h, ca, ce, lo, hi, t);
+			report(c, f, VB_COH_UNCLEANED_READ, &h, ca, ce, lo, hi, t);
 			bits_clear(f->dirty, lo, hi);   /* reported once */
 		}
 		break;
 	case EV_DMA_WRITE:
 		f->dw++;
 		if (find_hits(f->dirty, NULL, lo, hi, &h)) {
-			report(b, f, VB_COH_DIRTY_OVERWRITE, &h, ca, ce, lo, hi, t);
+			report(c, f, VB_COH_DIRTY_OVERWRITE, &h, ca, ce, lo, hi, t);
 			bits_clear(f->dirty, lo, hi);   /* reported once */
 		}
 		if (c->speculative) {           /* the CPU may have prefetched any line */
@@ -445,9 +444,8 @@ static void event_on(vb_board *b, struct vb_coh_buf *f, enum event ev, uint64_t 
 }
 
 /* The event on every SYNC buffer [addr, addr+len) touches; returns how many. */
-static unsigned event(vb_board *b, enum event ev, uint64_t addr, uint64_t len, uint64_t t)
+static unsigned event(struct vb_coherency *c, enum event ev, uint64_t addr, uint64_t len, uint64_t t)
 {
-	struct vb_coherency *c = b->coh;
 	uint64_t end = addr + len;
 	unsigned n = 0;
 
@@ -455,7 +453,7 @@ static unsigned event(vb_board *b, enum event ev, uint64_t addr, uint64_t len, u
 		end = UINT64_MAX;
 	for (size_t i = first_above(c, addr); i < c->n && c->bufs[i].base < end; i++) {
 		if (c->bufs[i].policy == VB_COH_SYNC) {
-			event_on(b, &c->bufs[i], ev, addr, end, t);
+			event_on(c, &c->bufs[i], ev, addr, end, t);
 			n++;
 		}
 	}
@@ -466,25 +464,25 @@ bool vb_coherency_watching(const vb_board *b) { return b->coh && b->coh->active;
 
 void vb_coherency_cpu_event(vb_board *b, uint64_t addr, uint64_t len, bool write)
 {
-	event(b, write ? EV_CPU_WRITE : EV_CPU_READ, addr, len, b->sched.now);
+	event(b->coh, write ? EV_CPU_WRITE : EV_CPU_READ, addr, len, b->sched.now);
 }
 
 void vb_coherency_clean(vb_board *b, uint64_t addr, uint64_t len)
 {
 	if (b->coh && b->coh->active && len)
-		event(b, EV_CLEAN, addr, len, b->sched.now);
+		event(b->coh, EV_CLEAN, addr, len, b->sched.now);
 }
 
 void vb_coherency_invalidate(vb_board *b, uint64_t addr, uint64_t len)
 {
 	if (b->coh && b->coh->active && len)
-		event(b, EV_INVALIDATE, addr, len, b->sched.now);
+		event(b->coh, EV_INVALIDATE, addr, len, b->sched.now);
 }
 
-void vb_coherency_dma_slow(vb_board *b, uint64_t addr, uint64_t len, bool write, uint64_t t)
+void vb_coherency_dma_slow(struct vb_coherency *c, uint64_t addr, uint64_t len, bool write, uint64_t t)
 {
-	if (b->coh && b->coh->active && len && event(b, write ? EV_DMA_WRITE : EV_DMA_READ, addr, len, t))
-		b->coh->dma_checks++;
+	if (c && c->active && len && event(c, write ? EV_DMA_WRITE : EV_DMA_READ, addr, len, t))
+		c->dma_checks++;
 }
 
 /* The dirty lines of SYNC buffers in [addr, addr+len): fn(ctx, line address)

@@ -97,7 +97,8 @@ void vb_coherency_cpu_event(vb_board *b, uint64_t addr, uint64_t len, bool write
 void vb_coherency_clean(vb_board *b, uint64_t addr, uint64_t len);
 void vb_coherency_invalidate(vb_board *b, uint64_t addr, uint64_t len);
 /* The DMA engine read (write = false) or wrote [addr, addr+len) at time t. */
-void vb_coherency_dma_slow(vb_board *b, uint64_t addr, uint64_t len, bool write, uint64_t t);
+struct vb_coherency;
+void vb_coherency_dma_slow(struct vb_coherency *c, uint64_t addr, uint64_t len, bool write, uint64_t t);
 
 /* The dirty lines of SYNC buffers in [addr, addr+len): fn(ctx, line address) for
  * each (fn may be NULL); returns how many.  Call before vb_coherency_clean. */
@@ -137,10 +138,10 @@ struct vb_coherency {
 };
 
 /* The DMA hook: nothing but a load and a branch while the checker is idle. */
-#define VB_COH_DMA(b, addr, len, write, t)                                             \
+#define VB_COH_DMA(c, addr, len, write, t)                                             \
 	do {                                                                            \
-		if ((b)->coh && (b)->coh->active)                                       \
-			vb_coherency_dma_slow((b), (addr), (len), (write), (t));        \
+		if ((c) && (c)->active)                                                 \
+			vb_coherency_dma_slow((c), (addr), (len), (write), (t));        \
 	} while (0)
 
 #endif
