@@ -52,7 +52,7 @@ static int attach_devices(vb_board *b, char *err, size_t errlen)
 			return -1;
 	}
 	if (b->cfg.rtio.present) {
-		b->rtio = vb_rtio_new(b, &b->cfg.rtio);
+		b->rtio = vb_rtio_new(&b->sched, &b->ic, &b->memory, &b->cfg.rtio);
 		if (!b->rtio) {
 			snprintf(err, errlen, "out of host memory for the RTIO core");
 			return -1;
