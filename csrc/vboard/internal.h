@@ -55,13 +55,6 @@ struct vb_board {
 	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */
 };
 
-/* pcie/pcie.c: the PCIe subsystem (created by machine.c when the preset has [pcie]) */
-struct vb_pcie;
-int vb_pcie_create(vb_board *b, char *err, size_t errlen);
-void vb_pcie_destroy(vb_board *b);
-extern const struct vb_device_ops vb_psdma_root_ops, vb_psdma_ep_ops;
-extern const struct vb_timed_ops vb_psdma_timed;
-
 #pragma GCC visibility pop
 
 #endif

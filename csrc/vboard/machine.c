@@ -45,10 +45,14 @@ static int attach_devices(vb_board *b, char *err, size_t errlen)
 	}
 	if (b->cfg.pcie.present) {
 		const struct vb_pcie_params *m = &b->cfg.pcie;
-		if (vb_pcie_create(b, err, errlen) < 0)
+		b->pcie = vb_pcie_new(m, &b->sched, &b->bus, &b->ic, &b->memory, err, errlen);
+		if (!b->pcie)
 			return -1;
-		if (attach(b, PSDMA_AXI_BASE, PSDMA_REG_SPAN, &vb_psdma_root_ops, &vb_psdma_timed, vb_pcie_engine(b, 0), err, errlen) < 0 ||
-		    attach(b, m->bar0, m->bar0_size, &vb_psdma_ep_ops, &vb_psdma_timed, vb_pcie_engine(b, 1), err, errlen) < 0)
+		vb_pcie_reseed(b->pcie, &b->rng, b->sched.now);
+		if (attach(b, PSDMA_AXI_BASE, PSDMA_REG_SPAN, &vb_psdma_root_ops, &vb_psdma_timed, vb_pcie_engine(b->pcie, 0),
+			   err, errlen) < 0 ||
+		    attach(b, m->bar0, m->bar0_size, &vb_psdma_ep_ops, &vb_psdma_timed, vb_pcie_engine(b->pcie, 1), err,
+			   errlen) < 0)
 			return -1;
 	}
 	if (b->cfg.rtio.present) {
@@ -235,7 +239,7 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	if (b->trace.on) {                   /* a trace spans one clock origin */
 		vb_trace_set(&b->trace, true, b->clk.origin);
 	}
-	vb_pcie_reseed(b, b->sched.now);
+	vb_pcie_reseed(b->pcie, &b->rng, b->sched.now);
 }
 
 void vb_destroy(vb_board *b)
@@ -251,7 +255,7 @@ void vb_destroy(vb_board *b)
 	vb_trace_fini(&b->trace);
 	vb_adc_fini(&b->adc);
 	vb_coherency_fini(b);
-	vb_pcie_destroy(b);
+	vb_pcie_free(b->pcie);
 	vb_rtio_free(b->rtio);
 	vb_scratch_free(&b->dma.scratch);
 	free(b);

@@ -8,7 +8,13 @@
 #define SGDMA_VBOARD_PCIE_H
 
 #include "sgdma/pcie_dma.h"
-#include "internal.h"
+#include "base/rng.h"
+#include "base/sched.h"
+#include "bus/bus.h"
+#include "mem/dram.h"
+#include "mem/ic.h"
+#include "mem/memory.h"
+#include "pcie/pcie_api.h"
 
 #define PD_MAX_TXN   32u       /* pcie.dma_outstanding limit */
 #define PD_MAX_TAGS  64u       /* pcie.read_tags limit */
@@ -111,7 +117,10 @@ struct pd_error {               /* the last channel error, for messages */
 };
 
 struct vb_pcie {
-	vb_board *b;
+	struct vb_sched *sched;    /* read now */
+	struct vb_bus *bus;        /* the answer time of a non-posted endpoint read */
+	struct vb_ic *ic;          /* the root port's way into the PS memory path */
+	struct vb_memory *memory;  /* what a PS address holds */
 	struct vb_pcie_params prm;
 	struct pd_link link;
 	struct vb_psdma dma[2];    /* [PD_ROOT] root port's, [PD_EP] endpoint's */
@@ -145,6 +154,18 @@ enum vb_access pd_pcie_read(struct vb_pcie *p, enum pd_side s, uint64_t t, uint6
 enum vb_access pd_pcie_write(struct vb_pcie *p, enum pd_side s, uint64_t t, uint64_t addr, uint32_t len,
 			     enum pd_class cls, uint8_t **host, uint64_t *sent, uint64_t *done);
 bool pd_bar_lookup(const struct vb_pcie *p, uint64_t bus, uint64_t len, uint64_t *axi, unsigned *bar);
+
+/* pcie.c: the binding's questions (api_pcie.c asks them for the board) */
+void pd_apm(struct vb_pcie *p, int which, struct vb_pcie_apm *out);
+void pd_apm_count_cpu(struct vb_pcie *p, bool write, uint64_t bytes);
+void pd_link_stats(struct vb_pcie *p, struct vb_pcie_link_stats *out);
+uint8_t *pd_ep_ptr(struct vb_pcie *p, uint64_t axi, uint64_t len);
+bool pd_irq(struct vb_pcie *p, int side, unsigned chan, uint64_t *t_irq);
+bool pd_last_error(struct vb_pcie *p, struct vb_pcie_error *out);
+void pd_clear_error(struct vb_pcie *p);
+uint64_t pd_guest_errors(struct vb_pcie *p);
+const struct vb_pcie_params *pd_params(struct vb_pcie *p);
+void pd_set_trained(struct vb_pcie *p, bool up);
 
 /* psdma.c */
 void pd_dma_reset(struct vb_psdma *d);
