@@ -205,7 +205,8 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 	}
 	vb_cpuload_init(&b->load, &b->cfg, b->memory.n_mem ? &b->memory.mem[0].r : NULL);
 	b->load.next_t = b->sched.now;
-	if (vb_coherency_init(b) < 0) {
+	b->coh = vb_coh_new(cfg->cache_line_bytes);
+	if (!b->coh) {
 		snprintf(err, errlen, "out of host memory");
 		vb_destroy(b);
 		return NULL;
@@ -254,7 +255,7 @@ void vb_destroy(vb_board *b)
 	vb_dac_fini(&b->dac);
 	vb_trace_fini(&b->trace);
 	vb_adc_fini(&b->adc);
-	vb_coherency_fini(b);
+	vb_coh_free(b->coh);
 	vb_pcie_free(b->pcie);
 	vb_rtio_free(b->rtio);
 	vb_scratch_free(&b->dma.scratch);

@@ -223,13 +223,13 @@ int vb_cpuop_run(vb_board *b, const struct vb_cpuop *op, struct vb_cpuop_result 
 	case VB_CPUOP_INVALIDATE: {
 		struct wb_ctx w = { .o = &o, .t0 = t0, .first_line = op->addr / line, .ps_per_line = pl, .line = line };
 		if (op->kind != VB_CPUOP_INVALIDATE)   /* only dirty lines go to memory */
-			vb_coherency_dirty_lines(b, op->addr, op->len, write_back, &w);
+			vb_coh_dirty_lines(b->coh, op->addr, op->len, write_back, &w);
 		if (op->kind == VB_CPUOP_INVALIDATE)
-			vb_coherency_invalidate(b, op->addr, op->len);
+			vb_coh_invalidate(b->coh, op->addr, op->len, b->sched.now);
 		else
-			vb_coherency_clean(b, op->addr, op->len);
+			vb_coh_clean(b->coh, op->addr, op->len, b->sched.now);
 		if (op->kind == VB_CPUOP_FLUSH)
-			vb_coherency_invalidate(b, op->addr, op->len);
+			vb_coh_invalidate(b->coh, op->addr, op->len, b->sched.now);
 		r->lines = n;
 		break;
 	}
