@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "vboard.h"
+#include "mem/ddrc.h"
+#include "mem/dram.h"
 #include "pcie/pcie_api.h"
 
 enum kind { K_U64, K_UINT, K_DOUBLE };
