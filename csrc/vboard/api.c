@@ -5,7 +5,7 @@
  * time the caller set.
  */
 #include "sgdma/csm.h"
-#include "internal.h"
+#include "board.h"
 #include "mem/coherency.h"
 #include "pl/rtio.h"
 

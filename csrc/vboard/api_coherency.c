@@ -4,7 +4,7 @@
  * machine.c creates.  The answers come from mem/coherency.c, on its own state;
  * the CPU-side events are stamped with the CPU's now.
  */
-#include "internal.h"
+#include "board.h"
 #include "mem/coherency.h"
 
 int vb_coherency_register(vb_board *b, uint64_t addr, uint64_t len, enum vb_coh_policy policy, const char *name,

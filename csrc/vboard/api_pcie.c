@@ -3,7 +3,7 @@
  * asked of the board: api.c's part for the subsystem machine.c creates when
  * the preset has [pcie].  The answers come from pcie/pcie.c, on its own state.
  */
-#include "internal.h"
+#include "board.h"
 #include "pcie/pcie.h"
 
 bool vb_pcie_present(const vb_board *b) { return b->pcie != NULL; }

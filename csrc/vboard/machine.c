@@ -10,7 +10,7 @@
 
 #include "sgdma/csm.h"
 #include "sgdma/pcie_dma.h"
-#include "internal.h"
+#include "board.h"
 #include "pcie/pcie_api.h"
 #include "mem/coherency.h"
 #include "pl/rtio.h"
@@ -203,7 +203,12 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		vb_destroy(b);
 		return NULL;
 	}
-	vb_cpuload_init(&b->load, &b->cfg, b->memory.n_mem ? &b->memory.mem[0].r : NULL);
+	vb_cpuload_init(&b->load, &(struct vb_cpuload_params){
+				.mbps = cfg->cpu_load_mbps,
+				.bytes = cfg->cpu_load_bytes ? cfg->cpu_load_bytes : cfg->cache_line_bytes,
+				.read_fraction = cfg->cpu_load_read_fraction,
+				.base = cfg->cpu_load_base,
+			}, b->memory.n_mem > 0, b->memory.mem[0].r.base, b->memory.mem[0].r.size);
 	b->load.next_t = b->sched.now;
 	b->coh = vb_coh_new(cfg->cache_line_bytes);
 	if (!b->coh) {

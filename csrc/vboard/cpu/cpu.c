@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "board.h"
+#include "cpu/cpuops.h"
 
 /* A CPU that computes for ps (no accesses): time moves, the model catches up. */
 void vb_advance_ps(vb_board *b, uint64_t ps)

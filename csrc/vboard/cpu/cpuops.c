@@ -18,7 +18,8 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "board.h"
+#include "cpu/cpuops.h"
 #include "mem/coherency.h"
 
 /* A copy's run: fills of one 4 KiB page of the source, then its write-backs. */

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "board.h"
 #include "pl/rtio.h"
 
 #define POLL_LIMIT 10000000u   /* bound on every spin: nothing hangs */

@@ -13,25 +13,24 @@
  */
 #include "mem/cpuload.h"
 
-void vb_cpuload_init(struct vb_cpuload *l, const struct vb_config *c, const struct vb_region *ddr0)
+void vb_cpuload_init(struct vb_cpuload *l, const struct vb_cpuload_params *p, bool have_ddr, uint64_t ddr0_base,
+		     uint64_t ddr0_size)
 {
 	double period;
 
-	*l = (struct vb_cpuload){ .read_fraction = c->cpu_load_read_fraction };
-	if (!(c->cpu_load_mbps > 0) || !ddr0)
+	*l = (struct vb_cpuload){ .read_fraction = p->read_fraction };
+	if (!(p->mbps > 0) || !have_ddr)
 		return;
-	l->bytes = c->cpu_load_bytes ? c->cpu_load_bytes : c->cache_line_bytes;
-	period = (double)l->bytes / c->cpu_load_mbps * 1e6 + 0.5;   /* B / (B/us) -> ps */
+	l->bytes = p->bytes;
+	period = (double)l->bytes / p->mbps * 1e6 + 0.5;   /* B / (B/us) -> ps */
 	/* a vanishing rate: one request per 2^62 ps (never, in any run) rather than an out-of-range cast */
 	l->period_ps = period < 0x1p62 ? (uint64_t)period : (uint64_t)1 << 62;
 	if (l->period_ps == 0)
 		l->period_ps = 1;
 	l->span = 1u << 20;         /* 1 MiB source + 1 MiB destination */
-	l->base = c->cpu_load_base;
-	if (!l->base) {
-		const struct vb_region *r = ddr0;
-		l->base = r->base + (r->size > 2 * l->span ? r->size - 2 * l->span : 0);
-	}
+	l->base = p->base;
+	if (!l->base)
+		l->base = ddr0_base + (ddr0_size > 2 * l->span ? ddr0_size - 2 * l->span : 0);
 }
 
 /* The loop works in 4 KiB runs, as a copy does page by page: a run of line

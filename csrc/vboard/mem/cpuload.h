@@ -7,8 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "mem/ddrc.h"
-#include "vboard.h"   /* struct vb_config, struct vb_region */
+#include "mem/request.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -19,8 +18,16 @@ struct vb_cpuload {
 	double read_fraction;      /* cpu.load_read_fraction */
 };
 
-/* ddr0: the first DDR region (the load's default place), NULL without DDR (no load). */
-void vb_cpuload_init(struct vb_cpuload *l, const struct vb_config *c, const struct vb_region *ddr0);
+struct vb_cpuload_params {
+	double mbps;               /* cpu.load_mbps: 0 = no load */
+	unsigned bytes;            /* per request: cpu.load_bytes, else a cache line */
+	double read_fraction;      /* cpu.load_read_fraction */
+	uint64_t base;             /* cpu.load_base; 0 = the top 2 MiB of the first DDR region */
+};
+
+/* ddr0_base, ddr0_size: the first DDR region (the default place); have_ddr false: no DDR, no load. */
+void vb_cpuload_init(struct vb_cpuload *l, const struct vb_cpuload_params *p, bool have_ddr, uint64_t ddr0_base,
+		     uint64_t ddr0_size);
 /* take: its next request if it arrives before t (the generator advances);
  * stall: it cannot issue before t (full port FIFO). */
 bool vb_cpuload_take(struct vb_cpuload *l, uint64_t t, struct vb_ddrc_req *r);

@@ -58,6 +58,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem/request.h"
+
 struct vb_dram;
 struct vb_cpuload;
 
@@ -85,12 +87,6 @@ struct vb_ddrc_port_stats {
 	uint64_t read_latency_ps, max_read_latency_ps;   /* arrival -> first read data */
 	uint64_t write_latency_ps;                 /* arrival -> write done (last data written) */
 	uint64_t overtaken;                        /* grants of another port while this one waited */
-};
-
-struct vb_ddrc_req {
-	uint64_t t, addr;
-	uint32_t len;
-	bool write;
 };
 
 struct vb_ddrc {

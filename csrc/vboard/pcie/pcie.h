@@ -2,7 +2,9 @@
  * pcie.h - state of the PCIe subsystem: the PS-PCIe DMA engines (the root
  * port's and the endpoint's), the timed link between them, the endpoint's
  * bridge and DDR4, and the two AXI Performance Monitors.  One struct per
- * block; only the files of csrc/vboard/pcie include this.
+ * block, handed the scheduler, the bus, the PS interconnect and memory;
+ * only the files of csrc/vboard/pcie and api_pcie.c (the binding's questions)
+ * include this.
  */
 #ifndef SGDMA_VBOARD_PCIE_H
 #define SGDMA_VBOARD_PCIE_H

@@ -1,12 +1,14 @@
 /*
- * internal.h - the board's composition: one struct per block, as in a QEMU
- * device model, gathered in struct vb_board with the scheduler (base/), the
- * bus and the stream links; and the PL clock-edge helpers.  Only the files of
- * csrc/vboard include this.  The blocks still reach their state through the
- * whole board (a struct vb_board *), so every block includes it.
+ * board.h - the board's composition: each block on its own struct, as in a
+ * QEMU machine, gathered in struct vb_board with the scheduler (base/), the
+ * PL clock, the generator and the bus.  Only the composers and initiators
+ * include it: machine.c (which wires the blocks to what they are given),
+ * api*.c (vboard.h's functions: sync, then ask) and cpu/; the blocks see
+ * only their own struct and the services handed to them
+ * (tests/test_architecture.py checks it).
  */
-#ifndef SGDMA_VBOARD_INTERNAL_H
-#define SGDMA_VBOARD_INTERNAL_H
+#ifndef SGDMA_VBOARD_BOARD_H
+#define SGDMA_VBOARD_BOARD_H
 
 #include "sgdma/pg021.h"
 #include "vboard.h"
@@ -16,18 +18,17 @@
 #include "base/sink_log.h"
 #include "base/stream.h"
 #include "bus/bus.h"
-#include "cpu/cpuops.h"
+#include "cpu/cpuop_types.h"
 #include "mem/cpuload.h"
 #include "mem/ic.h"
 #include "mem/memory.h"
 #include "dma/dma.h"
 #include "dma/stream.h"
+#include "pl/adc.h"
 #include "pl/csm.h"
+#include "pl/dac.h"
 #include "pl/gpio.h"
-
-/* The blocks' functions are internal to the extension (vboard.h is its API):
- * hidden, so calls between them skip the PLT and a file's own can inline. */
-#pragma GCC visibility push(hidden)
+#include "pl/trace.h"
 
 struct vb_board {
 	struct vb_config cfg;
@@ -54,7 +55,5 @@ struct vb_board {
 	struct vb_pcie *pcie;      /* pcie/: PS-PCIe DMA, link, endpoint (NULL without [pcie]) */
 	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */
 };
-
-#pragma GCC visibility pop
 
 #endif
