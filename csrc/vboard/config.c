@@ -40,21 +40,21 @@ static const struct key keys[] = {
 	UINT("dma.outstanding", outstanding),
 	UINT("dma.fifo_bytes", fifo_bytes),
 	UINT("dma.write_outstanding", write_outstanding),
-	UINT("ic.early_bresp", ic_early_bresp),
-	DBL("ic.request_ns", ic_request_ns),
-	DBL("ic.response_ns", ic_response_ns),
-	UINT("ic.width_bits", ic_width_bits),
-	DBL("ic.clock_mhz", ic_clock_mhz),
+	UINT("ic.early_bresp", ic.early_bresp),
+	DBL("ic.request_ns", ic.request_ns),
+	DBL("ic.response_ns", ic.response_ns),
+	UINT("ic.width_bits", ic.width_bits),
+	DBL("ic.clock_mhz", ic.clock_mhz),
 	DBL("stream.consumer_rate", consumer_rate),
 	UINT("stream.consumer_fifo_beats", consumer_fifo_beats),
 	DBL("cpu.mmio_read_ns", mmio_read_ns),
 	DBL("cpu.mmio_write_ns", mmio_write_ns),
 	DBL("cpu.cache_line_ns", cache_line_ns),
 	UINT("cpu.cache_line_bytes", cache_line_bytes),
-	DBL("cpu.load_mbps", cpu_load_mbps),
-	DBL("cpu.load_read_fraction", cpu_load_read_fraction),
-	UINT("cpu.load_bytes", cpu_load_bytes),
-	U64("cpu.load_base", cpu_load_base),
+	DBL("cpu.load_mbps", cpu_load.mbps),
+	DBL("cpu.load_read_fraction", cpu_load.read_fraction),
+	UINT("cpu.load_bytes", cpu_load.bytes),
+	U64("cpu.load_base", cpu_load.base),
 	U64("gpio.base", gpio_base),
 	UINT("stream.loopback", loopback),
 	UINT("stream.sink_record", sink_record),
@@ -370,21 +370,21 @@ int vb_config_check(const struct vb_config *c, char *err, size_t n)
 	if (c->fifo_bytes < (c->data_width / 8) * c->max_burst)
 		FAIL("dma.fifo_bytes = %u: must hold one burst (max_burst x data width = %u bytes)", c->fifo_bytes,
 		     (c->data_width / 8) * c->max_burst);
-	if (!(c->cpu_load_mbps >= 0) || c->cpu_load_mbps > 1e6)
-		FAIL("cpu.load_mbps = %g: the background CPU load must be 0 (none) .. 1e6 MB/s", c->cpu_load_mbps);
-	if (!(c->cpu_load_read_fraction >= 0 && c->cpu_load_read_fraction <= 1))
-		FAIL("cpu.load_read_fraction = %g: must be in [0, 1] (a memcpy is 0.5)", c->cpu_load_read_fraction);
-	if (c->cpu_load_bytes > 4096)
-		FAIL("cpu.load_bytes = %u: one request is at most 4096 bytes (0 = a cache line)", c->cpu_load_bytes);
+	if (!(c->cpu_load.mbps >= 0) || c->cpu_load.mbps > 1e6)
+		FAIL("cpu.load_mbps = %g: the background CPU load must be 0 (none) .. 1e6 MB/s", c->cpu_load.mbps);
+	if (!(c->cpu_load.read_fraction >= 0 && c->cpu_load.read_fraction <= 1))
+		FAIL("cpu.load_read_fraction = %g: must be in [0, 1] (a memcpy is 0.5)", c->cpu_load.read_fraction);
+	if (c->cpu_load.bytes > 4096)
+		FAIL("cpu.load_bytes = %u: one request is at most 4096 bytes (0 = a cache line)", c->cpu_load.bytes);
 	if (c->write_outstanding < 1 || c->write_outstanding > VB_OUTSTANDING_MAX)
 		FAIL("dma.write_outstanding = %u: the model keeps 1..%u write bursts awaiting B", c->write_outstanding,
 		     VB_OUTSTANDING_MAX);
-	if (c->ic_early_bresp > 1)
+	if (c->ic.early_bresp > 1)
 		FAIL("ic.early_bresp = %u: must be 0 (B from the memory controller) or 1 (B on acceptance)",
-		     c->ic_early_bresp);
-	if (c->ic_request_ns < 0 || c->ic_response_ns < 0)
+		     c->ic.early_bresp);
+	if (c->ic.request_ns < 0 || c->ic.response_ns < 0)
 		FAIL("ic.request_ns / ic.response_ns must be >= 0");
-	if (c->ic_width_bits && !(c->ic_clock_mhz > 0))
+	if (c->ic.width_bits && !(c->ic.clock_mhz > 0))
 		FAIL("ic.clock_mhz must be > 0 when ic.width_bits is set");
 	if (!(c->consumer_rate > 0 && c->consumer_rate <= 1.0))
 		FAIL("stream.consumer_rate = %g: beats per clock must be in (0, 1]", c->consumer_rate);

@@ -191,10 +191,10 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 	b->ddrc.dram = &b->dram;
 	b->ddrc.load = &b->load;
 	b->ic = (struct vb_ic){
-		.request_ps = vb_ns(cfg->ic_request_ns),
-		.response_ps = vb_ns(cfg->ic_response_ns),
-		.ps_per_byte = cfg->ic_width_bits ? 1e6 / (cfg->ic_clock_mhz * cfg->ic_width_bits / 8.0) : 0.0,
-		.early_bresp = cfg->ic_early_bresp != 0,
+		.request_ps = vb_ns(cfg->ic.request_ns),
+		.response_ps = vb_ns(cfg->ic.response_ns),
+		.ps_per_byte = cfg->ic.width_bits ? 1e6 / (cfg->ic.clock_mhz * cfg->ic.width_bits / 8.0) : 0.0,
+		.early_bresp = cfg->ic.early_bresp != 0,
 		.ddrc = &b->ddrc,
 	};
 	b->csm = (struct vb_csm){ .sched = &b->sched, .clk = &b->clk, .data_bytes = b->dma.data_bytes };
@@ -203,12 +203,8 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		vb_destroy(b);
 		return NULL;
 	}
-	vb_cpuload_init(&b->load, &(struct vb_cpuload_params){
-				.mbps = cfg->cpu_load_mbps,
-				.bytes = cfg->cpu_load_bytes ? cfg->cpu_load_bytes : cfg->cache_line_bytes,
-				.read_fraction = cfg->cpu_load_read_fraction,
-				.base = cfg->cpu_load_base,
-			}, b->memory.n_mem > 0, b->memory.mem[0].r.base, b->memory.mem[0].r.size);
+	vb_cpuload_init(&b->load, &cfg->cpu_load, cfg->cache_line_bytes, b->memory.n_mem > 0, b->memory.mem[0].r.base,
+			b->memory.mem[0].r.size);
 	b->load.next_t = b->sched.now;
 	b->coh = vb_coh_new(cfg->cache_line_bytes);
 	if (!b->coh) {

@@ -19,8 +19,10 @@
 #include "sgdma/platform.h"
 #include "sgdma/sg_contract.h"
 #include "base/time.h"
+#include "mem/cpuload.h"
 #include "mem/dram.h"
 #include "mem/ddrc.h"
+#include "mem/ic.h"
 #include "pcie/params.h"
 #include "pl/adc.h"
 #include "pl/dac.h"
@@ -96,13 +98,8 @@ struct vb_config {
 	unsigned fifo_bytes;          /* data-mover FIFO in front of the stream */
 	/* S2MM write path (s2mm.c) */
 	unsigned write_outstanding;   /* S2MM write bursts awaiting their response (B) */
-	/* interconnect between the DMA's masters and the memory controller */
-	double ic_request_ns;         /* request path: crossbar/SmartConnect, clock crossing */
-	double ic_response_ns;        /* response path */
-	unsigned ic_width_bits;       /* port width at the memory side */
-	double ic_clock_mhz;          /* port clock */
-	unsigned ic_early_bresp;      /* 1: the port answers B when it accepts a write's data (posted),
-	                                 0: B comes back from the memory controller after the write */
+	/* interconnect between the DMA's masters and the memory controller ("ic.<field>", mem/ic.h) */
+	struct vb_ic_params ic;
 	/* DRAM controller + device timing ("dram.<field>"; enabled = 0: ideal memory) */
 	struct vb_dram_params dram;
 	/* DDR controller ports and arbitration ("ddrc.<field>"; scheme 0: in order) */
@@ -112,11 +109,8 @@ struct vb_config {
 	double mmio_write_ns;
 	double cache_line_ns;
 	unsigned cache_line_bytes;
-	/* background CPU load (mem/cpuload.c): a copy loop on another core as DRAM traffic */
-	double cpu_load_mbps;         /* DRAM bytes per microsecond (MB/s); 0 = none */
-	double cpu_load_read_fraction;/* share of its requests that are reads (a memcpy: 0.5) */
-	unsigned cpu_load_bytes;      /* bytes per request (a cache line fill / write-back; 0 = cache_line_bytes) */
-	uint64_t cpu_load_base;       /* its buffers (source, then destination); 0 = the top 2 MiB of the first DDR region */
+	/* background CPU load ("cpu.load_<field>", mem/cpuload.h): a copy loop on another core as DRAM traffic */
+	struct vb_cpuload_params cpu_load;
 	/* address map */
 	uint64_t gpio_base;
 	struct vb_region ddr[VB_MAX_REGIONS];

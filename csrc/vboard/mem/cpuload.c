@@ -13,15 +13,15 @@
  */
 #include "mem/cpuload.h"
 
-void vb_cpuload_init(struct vb_cpuload *l, const struct vb_cpuload_params *p, bool have_ddr, uint64_t ddr0_base,
-		     uint64_t ddr0_size)
+void vb_cpuload_init(struct vb_cpuload *l, const struct vb_cpuload_params *p, unsigned line_bytes, bool have_ddr,
+		     uint64_t ddr0_base, uint64_t ddr0_size)
 {
 	double period;
 
 	*l = (struct vb_cpuload){ .read_fraction = p->read_fraction };
 	if (!(p->mbps > 0) || !have_ddr)
 		return;
-	l->bytes = p->bytes;
+	l->bytes = p->bytes ? p->bytes : line_bytes;
 	period = (double)l->bytes / p->mbps * 1e6 + 0.5;   /* B / (B/us) -> ps */
 	/* a vanishing rate: one request per 2^62 ps (never, in any run) rather than an out-of-range cast */
 	l->period_ps = period < 0x1p62 ? (uint64_t)period : (uint64_t)1 << 62;

@@ -9,6 +9,7 @@
  * S2MM TVALID to AW) is queued, and a request issued after it waits behind it
  * rather than overtaking, as on a single AXI port.
  */
+#include "mem/ddrc.h"
 #include "mem/ic.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }

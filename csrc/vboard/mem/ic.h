@@ -9,7 +9,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "mem/ddrc.h"
+struct vb_ddrc;
+
+/* Its build ("ic.<field>"), in struct vb_config */
+struct vb_ic_params {
+	double request_ns;            /* request path: crossbar/SmartConnect, clock crossing */
+	double response_ns;           /* response path */
+	unsigned width_bits;          /* port width at the memory side */
+	double clock_mhz;             /* port clock */
+	unsigned early_bresp;         /* 1: the port answers B when it accepts a write's data (posted),
+	                                 0: B comes back from the memory controller after the write */
+};
 
 #pragma GCC visibility push(hidden)
 
