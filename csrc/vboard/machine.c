@@ -34,7 +34,7 @@ static int attach(vb_board *b, uint64_t base, uint64_t span, const struct vb_dev
 
 static int attach_devices(vb_board *b, char *err, size_t errlen)
 {
-	if (attach(b, b->cfg.dma_base, VB_DMA_SPAN, &vb_axidma_ops, &vb_axidma_timed, &b->dma, err, errlen) < 0)
+	if (attach(b, b->cfg.dma.base, VB_DMA_SPAN, &vb_axidma_ops, &vb_axidma_timed, &b->dma, err, errlen) < 0)
 		return -1;
 	for (unsigned i = 0; i < VB_GPIO_BLOCKS; i++) {
 		b->gpio[i] = (struct vb_gpio){ .index = i, .a = &b->gpio[0], .csm = &b->csm, .trace = &b->trace,
@@ -154,7 +154,8 @@ static void init_dma(vb_board *b)
 	const struct vb_config *cfg = &b->cfg;
 	struct vb_dma *d = &b->dma;
 
-	d->cfg = cfg;
+	d->prm = &cfg->dma;
+	d->consumer_fifo_beats = cfg->consumer_fifo_beats;
 	d->sched = &b->sched;
 	d->clk = &b->clk;
 	d->ic = &b->ic;
@@ -167,9 +168,9 @@ static void init_dma(vb_board *b)
 		.s2mm_tvalid_to_aw = vb_dma_clocks(d, PG021_LAT_S2MM_TVALID_TO_AW),
 		.bd_beats = vb_dma_clocks(d, PG021_BD_HW_BYTES / 4 - 1),
 	};
-	d->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
-	d->data_bytes = cfg->data_width / 8;
-	d->addr_mask = cfg->addr_width >= 64 ? UINT64_MAX : (1ull << cfg->addr_width) - 1;
+	d->len_mask = (uint32_t)((1u << cfg->dma.length_width) - 1);
+	d->data_bytes = cfg->dma.data_width / 8;
+	d->addr_mask = cfg->dma.addr_width >= 64 ? UINT64_MAX : (1ull << cfg->dma.addr_width) - 1;
 	d->consumer_ps = (uint64_t)(b->clk.ps / cfg->consumer_rate + 0.5);
 }
 
@@ -185,7 +186,7 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		return NULL;
 	}
 	b->cfg = *cfg;
-	b->clk.ps = 1e6 / cfg->dma_clock_mhz;
+	b->clk.ps = 1e6 / cfg->dma.clock_mhz;
 	init_dma(b);
 	b->memory.addr_mask = b->dma.addr_mask;
 	b->ddrc.dram = &b->dram;

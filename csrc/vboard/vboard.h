@@ -19,6 +19,7 @@
 #include "sgdma/platform.h"
 #include "sgdma/sg_contract.h"
 #include "base/time.h"
+#include "dma/params.h"
 #include "mem/cpuload.h"
 #include "mem/dram.h"
 #include "mem/ddrc.h"
@@ -81,23 +82,8 @@ struct vb_rtio_params {
 /* Build options and costs; every field is settable by its preset key. */
 struct vb_config {
 	char name[VB_NAME_LEN];
-	/* AXI DMA build */
-	uint64_t dma_base;
-	unsigned include_sg;
-	unsigned addr_width;
-	unsigned length_width;
-	unsigned data_width;          /* bits, stream and memory map */
-	unsigned max_burst;           /* beats */
-	unsigned has_dre;
-	unsigned dly_timer_resolution;/* SG clocks per IRQDelay unit (PG021 c_dlytmr_resolution) */
-	unsigned reset_clocks;        /* soft reset duration after in-flight work */
-	double dma_clock_mhz;
-	/* MM2S pipeline (mm2s.c) */
-	unsigned sg_prefetch;         /* BDs the SG engine fetches ahead (queue depth) */
-	unsigned outstanding;         /* data-mover read bursts in flight */
-	unsigned fifo_bytes;          /* data-mover FIFO in front of the stream */
-	/* S2MM write path (s2mm.c) */
-	unsigned write_outstanding;   /* S2MM write bursts awaiting their response (B) */
+	/* AXI DMA build and its data path ("dma.<field>", dma/params.h) */
+	struct vb_dma_params dma;
 	/* interconnect between the DMA's masters and the memory controller ("ic.<field>", mem/ic.h) */
 	struct vb_ic_params ic;
 	/* DRAM controller + device timing ("dram.<field>"; enabled = 0: ideal memory) */

@@ -73,7 +73,7 @@ void vb_dma_soft_reset(struct vb_dma *d)
 		c->dly_deadline = VB_NO_TIME;
 		c->dmacr |= PG021_CR_RESET;
 	}
-	d->reset_until = until + vb_dma_clocks(d, d->cfg->reset_clocks);
+	d->reset_until = until + vb_dma_clocks(d, d->prm->reset_clocks);
 }
 
 /* ---- state changes ---------------------------------------------------------- */
@@ -152,7 +152,7 @@ static void irq_packet(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 		c->pending_pkts = 0;
 		c->dly_deadline = VB_NO_TIME;
 	} else if (delay) {
-		c->dly_deadline = t + vb_dma_clocks(d, (double)delay * d->cfg->dly_timer_resolution);
+		c->dly_deadline = t + vb_dma_clocks(d, (double)delay * d->prm->dly_timer_resolution);
 	}
 }
 
@@ -172,8 +172,8 @@ uint32_t vb_chan_dmasr(const struct vb_dma *d, const struct vb_chan *c)
 
 	sr |= SG_FIELD_PREP(PG021_SR_THRESHOLD_STS, c->thr_count);
 	if (c->dly_deadline != VB_NO_TIME) {
-		uint64_t unit = vb_dma_clocks(d, d->cfg->dly_timer_resolution);
-		uint64_t span = vb_dma_clocks(d, (double)delay_of(c->dmacr) * d->cfg->dly_timer_resolution);
+		uint64_t unit = vb_dma_clocks(d, d->prm->dly_timer_resolution);
+		uint64_t span = vb_dma_clocks(d, (double)delay_of(c->dmacr) * d->prm->dly_timer_resolution);
 		uint64_t start = c->dly_deadline - span;
 		if (unit && d->sched->now > start)
 			dly = (d->sched->now - start) / unit;

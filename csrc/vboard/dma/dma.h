@@ -1,7 +1,7 @@
 /*
  * dma.h - the AXI DMA's own state (struct vb_dma): its two channels, the
  * MM2S pipeline, its streams and what machine.c hands it - the scheduler (to
- * read now), the PL clock, the board's options, the interconnect it issues
+ * read now), the PL clock, its build parameters, the interconnect it issues
  * to and the memory it reads and writes.  The bottom of the DMA's headers.
  */
 #ifndef SGDMA_VBOARD_DMA_DMA_H
@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 #include "sgdma/pg021.h"
-#include "vboard.h"          /* struct vb_config, vb_stats, vb_probe, vb_dma_guest_errors */
+#include "vboard.h"          /* vb_stats, vb_probe, vb_dma_guest_errors */
+#include "dma/params.h"
 #include "base/grow.h"
 #include "base/sched.h"
 #include "base/stream.h"
@@ -134,7 +135,7 @@ struct vb_chan {
 void vb_fetch_log_add(struct vb_chan *c, uint64_t t_issue, uint64_t t_done);
 
 struct vb_dma {
-	const struct vb_config *cfg;  /* the board's options (fixed after vb_create) */
+	const struct vb_dma_params *prm;  /* its build (dma/params.h; fixed after vb_create) */
 	struct vb_sched *sched;   /* read now; never moved here */
 	const struct vb_clock *clk;   /* the PL clock (base/time.h) */
 	struct vb_ic *ic;         /* its AXI masters' port into the memory path */
@@ -150,6 +151,7 @@ struct vb_dma {
 	uint64_t addr_mask;       /* addresses the DMA can form */
 	uint64_t reset_until;     /* soft reset in progress until then */
 	uint64_t consumer_ps;     /* one beat of the stream's consumer (ps) */
+	unsigned consumer_fifo_beats;   /* the consumer's FIFO (stream.consumer_fifo_beats) */
 	struct vb_chan ch[2];
 	uint64_t next;            /* the next event (vb_dma_next_event), valid while next_valid: */
 	bool next_valid;          /* cleared by every step, register write, reset and stream arrival */

@@ -42,10 +42,10 @@ static uint64_t next_issue_time(const struct vb_dma *d, struct vb_chan *c, uint3
 	struct vb_mm2s *p = &c->mm2s;
 	uint64_t t = p->ar_free;
 
-	if (p->nb >= d->cfg->outstanding)       /* outstanding limit: wait for the oldest data */
-		t = max64(t, p->bursts[(p->bh + p->nb - d->cfg->outstanding) % VB_BURSTS].t_arrived);
-	if (p->issued + len > d->cfg->fifo_bytes) /* FIFO room for the whole burst */
-		t = max64(t, drained_by(p, p->issued + len - d->cfg->fifo_bytes));
+	if (p->nb >= d->prm->outstanding)       /* outstanding limit: wait for the oldest data */
+		t = max64(t, p->bursts[(p->bh + p->nb - d->prm->outstanding) % VB_BURSTS].t_arrived);
+	if (p->issued + len > d->prm->fifo_bytes) /* FIFO room for the whole burst */
+		t = max64(t, drained_by(p, p->issued + len - d->prm->fifo_bytes));
 	return t;
 }
 
@@ -93,8 +93,8 @@ static void stream_beats(struct vb_dma *d, struct vb_mm2s *p, uint64_t ready, ui
 	}
 	if (d->consumer_ps > d->lat.clock) {
 		uint64_t backlog = p->cons_free > start ? (p->cons_free - start) / d->consumer_ps : 0;
-		if (backlog + n > d->cfg->consumer_fifo_beats) {
-			uint64_t wait = (backlog + n - d->cfg->consumer_fifo_beats) * d->consumer_ps;
+		if (backlog + n > d->consumer_fifo_beats) {
+			uint64_t wait = (backlog + n - d->consumer_fifo_beats) * d->consumer_ps;
 			if (vb_edge_index(d->clk, start + wait) > k_end)
 				k_end = vb_edge_index(d->clk, start + wait), end = vb_edge_time(d->clk, k_end);
 		}
@@ -119,7 +119,7 @@ void vb_mm2s_issue_burst(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 	struct vb_mm2s *p = &c->mm2s;
 	struct vb_qbd *e = vb_qat(p, p->dm);
 	uint64_t addr = e->buf + (vb_keyhole(c) ? 0 : e->issued);
-	uint64_t burst_max = (uint64_t)d->cfg->max_burst * d->data_bytes;
+	uint64_t burst_max = (uint64_t)d->prm->max_burst * d->data_bytes;
 	uint64_t to_4k = PG021_BOUNDARY_4K - (addr & (PG021_BOUNDARY_4K - 1));
 	uint32_t len = (uint32_t)(e->len - e->issued), nbeats;
 	uint64_t first, done, last_data, s_first, s_last;
@@ -170,7 +170,7 @@ static struct vb_qbd *dm_entry(struct vb_mm2s *p)
 uint64_t vb_mm2s_dm_time(const struct vb_dma *d, struct vb_chan *c)
 {
 	struct vb_qbd *e = dm_entry(&c->mm2s);
-	uint64_t burst_max = (uint64_t)d->cfg->max_burst * d->data_bytes;
+	uint64_t burst_max = (uint64_t)d->prm->max_burst * d->data_bytes;
 	uint64_t left;
 	if (!e)
 		return VB_NO_TIME;

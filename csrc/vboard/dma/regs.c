@@ -34,7 +34,7 @@ static uint32_t bd_aligned(uint32_t v) { return v & ~(uint32_t)(PG021_BD_ALIGN -
 
 static uint32_t msb_mask(const struct vb_dma *d)
 {
-	return d->cfg->addr_width >= 64 ? 0xFFFFFFFFu : (uint32_t)((1ull << (d->cfg->addr_width - 32)) - 1);
+	return d->prm->addr_width >= 64 ? 0xFFFFFFFFu : (uint32_t)((1ull << (d->prm->addr_width - 32)) - 1);
 }
 
 /* The channel block an offset falls in and its register index; false for

@@ -29,7 +29,7 @@ static uint64_t beats(const struct vb_dma *d, uint64_t bytes)
 /* Data bursts of one buffer: at most max_burst beats, never crossing 4 KiB. */
 static uint64_t count_bursts(const struct vb_dma *d, uint64_t addr, uint64_t len)
 {
-	uint64_t n = 0, burst_bytes = (uint64_t)d->cfg->max_burst * d->data_bytes;
+	uint64_t n = 0, burst_bytes = (uint64_t)d->prm->max_burst * d->data_bytes;
 	while (len) {
 		uint64_t to_4k = PG021_BOUNDARY_4K - (addr & (PG021_BOUNDARY_4K - 1));
 		uint64_t step = len < burst_bytes ? len : burst_bytes;
@@ -49,7 +49,7 @@ static uint64_t next_aw(const struct vb_dma *d, const struct vb_chan *c)
 {
 	const struct vb_s2mm_w *w = &c->w;
 	uint64_t aw = max64(w->aw_free, w->t0 + vb_dma_clocks(d, (double)w->beats));
-	if (w->nb >= d->cfg->write_outstanding)
+	if (w->nb >= d->prm->write_outstanding)
 		aw = max64(aw, w->bresp[w->bh]);
 	return aw;
 }
@@ -58,7 +58,7 @@ static uint64_t next_aw(const struct vb_dma *d, const struct vb_chan *c)
 static void issue_burst(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 {
 	struct vb_s2mm_w *w = &c->w;
-	uint64_t burst_max = (uint64_t)d->cfg->max_burst * d->data_bytes;
+	uint64_t burst_max = (uint64_t)d->prm->max_burst * d->data_bytes;
 	uint64_t addr = w->base + (vb_keyhole(c) ? 0 : w->off);
 	uint64_t to_4k = PG021_BOUNDARY_4K - ((w->base + w->off) & (PG021_BOUNDARY_4K - 1));
 	uint64_t len = w->left < burst_max ? w->left : burst_max, nbeats, bresp, t_wlast;
@@ -69,7 +69,7 @@ static void issue_burst(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 	/* W follows AW as the stream brings it: the burst's last beat leaves at t_wlast */
 	t_wlast = max64(t, w->t0 + vb_dma_clocks(d, (double)(w->beats + nbeats)));
 	bresp = vb_ic_write_burst(d->ic, t, t_wlast, addr, (uint32_t)len);
-	if (w->nb >= d->cfg->write_outstanding) {
+	if (w->nb >= d->prm->write_outstanding) {
 		w->bh = (w->bh + 1) % VB_OUTSTANDING_MAX;
 		w->nb--;
 	}

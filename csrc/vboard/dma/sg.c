@@ -51,7 +51,7 @@ static void fetch_start(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 static bool may_fetch(const struct vb_dma *d, const struct vb_chan *c)
 {
 	const struct vb_mm2s *p = &c->mm2s;
-	return !p->fetching && !p->fetch_stop && p->count < d->cfg->sg_prefetch;
+	return !p->fetching && !p->fetch_stop && p->count < d->prm->sg_prefetch;
 }
 
 /* The fetch's data is back: read the BD as the hardware sees it now. */
