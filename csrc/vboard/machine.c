@@ -141,7 +141,7 @@ static void wire_streams(vb_board *b)
 	tx->reset = tx_reset;
 	tx->reset_dev = &b->sink;
 	b->dma.rx = (struct vb_stream_rx){ .next_time = rx_next_time, .take = rx_take, .dev = b,
-				       .reset = rx_reset, .reset_dev = &b->src };
+					   .reset = rx_reset, .reset_dev = &b->src };
 	b->sink.record = b->cfg.sink_record != 0;
 	b->sink.cap = b->cfg.sink_max_bytes ? b->cfg.sink_max_bytes : VB_SINK_MAX_BYTES;
 	b->src.arrived = rx_arrived;
