@@ -26,19 +26,6 @@ void vb_coherency_cpu_event(vb_board *b, uint64_t addr, uint64_t len, bool write
 	vb_coh_cpu_event(b->coh, addr, len, write, b->sched.now);
 }
 
-void vb_coherency_clean(vb_board *b, uint64_t addr, uint64_t len) { vb_coh_clean(b->coh, addr, len, b->sched.now); }
-
-void vb_coherency_invalidate(vb_board *b, uint64_t addr, uint64_t len)
-{
-	vb_coh_invalidate(b->coh, addr, len, b->sched.now);
-}
-
-uint64_t vb_coherency_dirty_lines(vb_board *b, uint64_t addr, uint64_t len, void (*fn)(void *ctx, uint64_t line),
-				  void *ctx)
-{
-	return vb_coh_dirty_lines(b->coh, addr, len, fn, ctx);
-}
-
 uint64_t vb_coherency_count(const vb_board *b) { return vb_coh_count(b->coh); }
 size_t vb_coherency_stored(const vb_board *b) { return vb_coh_stored(b->coh); }
 

@@ -96,17 +96,9 @@ bool vb_coherency_speculative(const vb_board *b);
 void vb_coherency_cpu_access(vb_board *b, uint64_t addr, uint64_t len, bool write);   /* api.c: syncs first */
 bool vb_coherency_watching(const vb_board *b);
 void vb_coherency_cpu_event(vb_board *b, uint64_t addr, uint64_t len, bool write);
-/* Cache maintenance; vb_cache_clean / vb_cache_invalidate call these. */
-void vb_coherency_clean(vb_board *b, uint64_t addr, uint64_t len);
-void vb_coherency_invalidate(vb_board *b, uint64_t addr, uint64_t len);
 /* The DMA engine read (write = false) or wrote [addr, addr+len) at time t (VB_COH_DMA, below). */
 struct vb_coherency;
 void vb_coherency_dma_slow(struct vb_coherency *c, uint64_t addr, uint64_t len, bool write, uint64_t t);
-
-/* The dirty lines of SYNC buffers in [addr, addr+len): fn(ctx, line address) for
- * each (fn may be NULL); returns how many.  Call before vb_coherency_clean. */
-uint64_t vb_coherency_dirty_lines(vb_board *b, uint64_t addr, uint64_t len, void (*fn)(void *ctx, uint64_t line),
-				  void *ctx);
 
 /* Violations: total count (all, even past VB_COH_MAX_STORED), the stored ones. */
 uint64_t vb_coherency_count(const vb_board *b);
@@ -136,7 +128,8 @@ bool vb_coh_enabled(const struct vb_coherency *c);
 void vb_coh_set_speculative(struct vb_coherency *c, bool on);
 bool vb_coh_speculative(const struct vb_coherency *c);
 bool vb_coh_watching(const struct vb_coherency *c);
-/* t: the CPU's now */
+/* t: the CPU's now.  Cache maintenance (cpu/cpuops.c): clean, invalidate, and before a clean the dirty lines of
+ * SYNC buffers in [addr, addr+len), fn(ctx, line address) for each (fn may be NULL), how many returned. */
 void vb_coh_cpu_event(struct vb_coherency *c, uint64_t addr, uint64_t len, bool write, uint64_t t);
 void vb_coh_clean(struct vb_coherency *c, uint64_t addr, uint64_t len, uint64_t t);
 void vb_coh_invalidate(struct vb_coherency *c, uint64_t addr, uint64_t len, uint64_t t);
