@@ -163,11 +163,11 @@ C_RANKS = {
     "include/": 0,                               # contract headers and their inlines
     "vboard/base/": 1,                           # L0: scheduler (virtual time), stream links, rng, grow, sink log
     "vboard/bus/": 2, "vboard/mem/": 2,          # L1: windows + ops (no time); interconnect > ddrc > dram
-    "vboard/internal": 3,                        # the board's composition struct and the PL clock-edge inlines
     "vboard/dma/": 3, "vboard/pl/": 3, "vboard/pcie/": 3,   # L2: devices, siblings
     "vboard/cpu/": 4,                            # L3: initiators that advance time
+    "vboard/board": 4,                           # the board's composition (board.h), for cpu/, machine.c, api*.c
     "vboard/machine": 5, "vboard/config": 5, "vboard/preset": 5,   # L4: the only module naming devices; presets
-    "vboard/api": 6, "vboard/vboard": 6,         # L5: vboard.h, sync then ask
+    "vboard/api": 6, "vboard/vboard": 6,         # L5: vboard.h, sync then ask (api.c, api_pcie.c, api_coherency.c)
     "driver/": 6, "platform/linux/": 6,          # driver cores and the Linux platform ops (beside the board)
     "bsp/": 7, "apps/": 7,                       # L6: the standalone-BSP shim on the board; freestanding apps
     "platform/xil_standalone": 8,                # platform ops over the BSP's calls (as on an R5)
@@ -254,10 +254,9 @@ def _c_graph(texts):
     return edges
 
 
-def _c_cycles(edges, allowed=frozenset()):
-    """Circles of calls (an include alone is not one: the board's composition header internal.h still includes
-    every block's header, see docs/architecture.md)."""
-    graph = {m: {d for d, why in ds.items() if (m, d) not in allowed and any(w.startswith("calls") for w in why)}
+def _c_cycles(edges, allowed=frozenset(), kind="calls"):
+    """Circles of `kind` edges ("calls" or "includes") between modules."""
+    graph = {m: {d for d, why in ds.items() if (m, d) not in allowed and any(w.startswith(kind) for w in why)}
              for m, ds in edges.items()}
     index, low, stack, on, sccs = {}, {}, [], set(), []
 
@@ -309,6 +308,10 @@ def _c_violations(texts, allowed=frozenset()):
         inner = [f"{m} -> {d} ({', '.join(sorted(w for w in set(edges[m][d]) if w.startswith('calls'))[:3])})"
                  for m in scc for d in edges[m] if d in scc and any(w.startswith("calls") for w in edges[m][d])]
         bad.append("circle: " + "; ".join(inner))
+    for scc in _c_cycles(edges, kind="includes"):
+        inner = [f"{m} -> {d}" for m in scc for d in edges[m] if d in scc
+                 and any(w.startswith("includes") for w in edges[m][d])]
+        bad.append("include circle: " + "; ".join(inner))
     return bad
 
 
@@ -339,30 +342,42 @@ def test_allowed_knots_are_still_knots():
     assert not gone, f"C_KNOTS_ELSEWHERE names edges that no longer exist: {gone}"
 
 
-# Blocks that own their state: they see neither the board's composition (internal.h) nor its API (vboard.h), so
-# nothing of the board can reach them but what machine.c hands them.
+# Blocks that own their state: they see neither the board's composition (board.h) nor its API (vboard.h), so
+# nothing of the board can reach them but what machine.c hands them.  The DMA, the memory path, PCIe and RTIO use
+# vboard.h's types (struct vb_config, vb_region, their statistics) until their parameters are their own structs.
 C_OWN_STATE = ("vboard/base/", "vboard/bus/", "vboard/pl/csm", "vboard/pl/gpio", "vboard/pl/dac", "vboard/pl/adc",
                "vboard/pl/trace")
+# The only modules that see the whole board: the composer, vboard.h's functions and the initiators.
+C_BOARD_USERS = ("vboard/machine", "vboard/api", "vboard/cpu/")
 
 
 def _c_board_includes(texts):
     bad = []
     for path, text in sorted(texts.items()):
-        mod = _c_module(path)
-        sees = {"internal.h", "vboard.h"} & set(re.findall(r'#\s*include\s*"([^"]+)"', text))
+        mod, folder = _c_module(path), path.rsplit("/", 1)[0]
+        incs = set(re.findall(r'#\s*include\s*"([^"]+)"', text))
+        # "board.h" is vboard/board.h unless the including file's folder has a board.h of its own
+        composition = "board.h" in incs and (folder == "vboard" or f"{folder}/board.h" not in texts)
+        sees = ({"board.h"} if composition else set()) | ({"vboard.h"} & incs)
         if sees and mod.startswith(C_OWN_STATE):
             bad.append(f"{path} includes {', '.join(sorted(sees))}")
-        if "internal.h" in sees and mod == "vboard/dma/stream":
-            bad.append(f"{path} includes internal.h")
+        elif composition and not mod.startswith(C_BOARD_USERS):
+            bad.append(f"{path} includes board.h (only machine.c, api*.c and cpu/ may)")
     return bad
 
 
 def test_blocks_that_own_their_state_never_see_the_board():
     texts = _csrc_texts()
     assert not _c_board_includes(texts), _c_board_includes(texts)
+    assert any('"board.h"' in t for p, t in texts.items() if p.startswith("vboard/cpu/")), "parser broken"
     planted = dict(texts)
-    planted["vboard/pl/dac.c"] = '#include "internal.h"\n' + planted["vboard/pl/dac.c"]
-    assert _c_board_includes(planted) == ["vboard/pl/dac.c includes internal.h"]
+    planted["vboard/pl/dac.c"] = '#include "board.h"\n' + planted["vboard/pl/dac.c"]
+    planted["vboard/dma/sg.c"] = '#include "board.h"\n' + planted["vboard/dma/sg.c"]
+    planted["python/board.c"] = '#include "board.h"\n' + planted["python/board.c"]
+    assert _c_board_includes(planted) == [
+        "python/board.c includes board.h (only machine.c, api*.c and cpu/ may)",
+        "vboard/dma/sg.c includes board.h (only machine.c, api*.c and cpu/ may)",
+        "vboard/pl/dac.c includes board.h"]
 
 
 def test_csrc_check_catches_a_planted_upward_call_and_circle():
@@ -373,8 +388,11 @@ def test_csrc_check_catches_a_planted_upward_call_and_circle():
     planted["vboard/pl/csm.c"] += "\nstatic void planted(vb_board *b) { vb_sync(b); }\n"
     planted["vboard/mem/dram.c"] += "\nstatic void planted2(void) { vb_ddrc_init(0); }\n"
     planted["vboard/pcie/pcie.c"] += "\nstatic void planted3(vb_board *b) { b->sched.now += 5; }\n"
+    # the scheduler's header including the DMA's, whose headers include it: a circle of includes alone
+    planted["vboard/base/sched.h"] = '#include "dma/dma.h"\n' + planted["vboard/base/sched.h"]
     bad = _c_violations(planted, C_KNOTS_ELSEWHERE)
     assert any(b.startswith("upward call: vboard/pl/csm (rank 3) -> vboard/api (rank 6): vb_sync") for b in bad), bad
     assert any(b.startswith("a device moves time: vboard/pl/csm calls vb_sync") for b in bad), bad
     assert any(b.startswith("circle:") and "vboard/mem/dram -> vboard/mem/ddrc" in b for b in bad), bad
     assert "a device moves time: vboard/pcie/pcie writes sched.now (only api.c and cpu/ may)" in bad, bad
+    assert any(b.startswith("include circle:") and "vboard/base/sched -> vboard/dma/dma" in b for b in bad), bad

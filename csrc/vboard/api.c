@@ -5,7 +5,7 @@
  * time the caller set.
  */
 #include "sgdma/csm.h"
-#include "internal.h"
+#include "board.h"
 #include "mem/coherency.h"
 #include "pl/rtio.h"
 
@@ -25,7 +25,39 @@ bool vb_run_until(vb_board *b, bool (*done)(void *ctx), void *ctx, uint64_t limi
 
 uint64_t vb_run_until_quiet(vb_board *b, uint64_t limit_ps) { return vb_sched_run_quiet(&b->sched, limit_ps); }
 
+/* ---- memory (mem/memory.c) ------------------------------------------------ */
+
+void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len) { return vb_memory_ptr(&b->memory, addr, len); }
+uint64_t vb_mem_addr(const vb_board *b, const void *host) { return vb_memory_addr(&b->memory, host); }
+int vb_region_count(const vb_board *b) { return (int)b->memory.n_mem; }
+
+const struct vb_region *vb_region_at(const vb_board *b, int i)
+{
+	return i >= 0 && (unsigned)i < b->memory.n_mem ? &b->memory.mem[i].r : NULL;
+}
+
+bool vb_region_at_phys(const vb_board *b, int i)
+{
+	return i >= 0 && (unsigned)i < b->memory.n_mem && b->memory.mem[i].at_phys;
+}
+
+int vb_mem_zero(vb_board *b, uint64_t addr, uint64_t len) { return vb_memory_zero(&b->memory, addr, len); }
+
+int vb_mem_map_file(vb_board *b, uint64_t addr, uint64_t size, int fd, char *err, size_t errlen)
+{
+	return vb_memory_map_file(&b->memory, addr, size, fd, err, errlen);
+}
+
+int vb_inject_slverr(vb_board *b, uint64_t base, uint64_t size)
+{
+	return vb_memory_inject_slverr(&b->memory, base, size);
+}
+
+void vb_clear_faults(vb_board *b) { b->memory.n_faults = 0; }
+
 /* ---- observers ---------------------------------------------------------- */
+
+const struct vb_dma_guest_errors *vb_dma_guest_errors(const vb_board *b) { return &b->dma.guest; }
 
 const struct vb_config *vb_get_config(const vb_board *b) { return &b->cfg; }
 
@@ -48,15 +80,15 @@ uint64_t vb_next_refresh(vb_board *b, uint64_t t_ps) { return vb_dram_next_refre
 const uint64_t *vb_fetch_log(vb_board *b, enum vb_chan_id ch, size_t *n, uint64_t *dropped)
 {
 	vb_sync(b);
-	*n = b->ch[ch].n_fetch_log;
-	*dropped = b->ch[ch].fetch_log_dropped;
-	return b->ch[ch].fetch_log;
+	*n = b->dma.ch[ch].n_fetch_log;
+	*dropped = b->dma.ch[ch].fetch_log_dropped;
+	return b->dma.ch[ch].fetch_log;
 }
 
 void vb_fetch_log_clear(vb_board *b, enum vb_chan_id ch)
 {
-	b->ch[ch].n_fetch_log = 0;
-	b->ch[ch].fetch_log_dropped = 0;
+	b->dma.ch[ch].n_fetch_log = 0;
+	b->dma.ch[ch].fetch_log_dropped = 0;
 }
 
 
@@ -166,7 +198,7 @@ bool vb_run_until_csm_done(vb_board *b, uint64_t limit_ps)
 bool vb_irq_pending(vb_board *b, enum vb_chan_id ch)
 {
 	vb_sync(b);
-	return (b->ch[ch].dmasr & b->ch[ch].dmacr & PG021_SR_IRQ_ALL) != 0;
+	return (b->dma.ch[ch].dmasr & b->dma.ch[ch].dmacr & PG021_SR_IRQ_ALL) != 0;
 }
 
 /* The CPU sleeps until the channel's interrupt line rises, or until limit_ps
@@ -175,7 +207,7 @@ bool vb_irq_pending(vb_board *b, enum vb_chan_id ch)
 bool vb_run_until_irq(vb_board *b, enum vb_chan_id ch, uint64_t limit_ps)
 {
 	vb_sync(b);
-	while (!(b->ch[ch].dmasr & b->ch[ch].dmacr & PG021_SR_IRQ_ALL))
+	while (!(b->dma.ch[ch].dmasr & b->dma.ch[ch].dmacr & PG021_SR_IRQ_ALL))
 		if (!vb_step_next(b, limit_ps))
 			return false;
 	return true;
@@ -184,13 +216,13 @@ bool vb_run_until_irq(vb_board *b, enum vb_chan_id ch, uint64_t limit_ps)
 void vb_get_probe(vb_board *b, enum vb_chan_id ch, struct vb_probe *out)
 {
 	vb_sync(b);
-	*out = b->ch[ch].probe;
+	*out = b->dma.ch[ch].probe;
 }
 
 void vb_get_stats(vb_board *b, enum vb_chan_id ch, struct vb_stats *out)
 {
 	vb_sync(b);
-	*out = b->ch[ch].stats;
+	*out = b->dma.ch[ch].stats;
 	out->mmio_reads = b->mmio_reads;
 	out->mmio_writes = b->mmio_writes;
 }
@@ -210,6 +242,6 @@ void vb_coherency_cpu_access(vb_board *b, uint64_t addr, uint64_t len, bool writ
 int vb_rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
 			char *err, size_t errlen)
 {
-	vb_sync(r->b);   /* the pins' old stimulus played up to now */
+	vb_sched_sync(r->sched);   /* the pins' old stimulus played up to now */
 	return rtio_in_stimulus(r, chan, t_mu, level, n, err, errlen);
 }

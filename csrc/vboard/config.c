@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "vboard.h"
+#include "mem/ddrc.h"
+#include "mem/dram.h"
 #include "pcie/pcie_api.h"
 
 enum kind { K_U64, K_UINT, K_DOUBLE };
@@ -24,35 +26,35 @@ struct key {
 #define DBL(n, f)  { n, K_DOUBLE, offsetof(struct vb_config, f) }
 
 static const struct key keys[] = {
-	U64("dma.base", dma_base),
-	UINT("dma.include_sg", include_sg),
-	UINT("dma.addr_width", addr_width),
-	UINT("dma.length_width", length_width),
-	UINT("dma.data_width", data_width),
-	UINT("dma.max_burst", max_burst),
-	UINT("dma.has_dre", has_dre),
-	UINT("dma.dly_timer_resolution", dly_timer_resolution),
-	UINT("dma.reset_clocks", reset_clocks),
-	DBL("dma.clock_mhz", dma_clock_mhz),
-	UINT("dma.sg_prefetch", sg_prefetch),
-	UINT("dma.outstanding", outstanding),
-	UINT("dma.fifo_bytes", fifo_bytes),
-	UINT("dma.write_outstanding", write_outstanding),
-	UINT("ic.early_bresp", ic_early_bresp),
-	DBL("ic.request_ns", ic_request_ns),
-	DBL("ic.response_ns", ic_response_ns),
-	UINT("ic.width_bits", ic_width_bits),
-	DBL("ic.clock_mhz", ic_clock_mhz),
+	U64("dma.base", dma.base),
+	UINT("dma.include_sg", dma.include_sg),
+	UINT("dma.addr_width", dma.addr_width),
+	UINT("dma.length_width", dma.length_width),
+	UINT("dma.data_width", dma.data_width),
+	UINT("dma.max_burst", dma.max_burst),
+	UINT("dma.has_dre", dma.has_dre),
+	UINT("dma.dly_timer_resolution", dma.dly_timer_resolution),
+	UINT("dma.reset_clocks", dma.reset_clocks),
+	DBL("dma.clock_mhz", dma.clock_mhz),
+	UINT("dma.sg_prefetch", dma.sg_prefetch),
+	UINT("dma.outstanding", dma.outstanding),
+	UINT("dma.fifo_bytes", dma.fifo_bytes),
+	UINT("dma.write_outstanding", dma.write_outstanding),
+	UINT("ic.early_bresp", ic.early_bresp),
+	DBL("ic.request_ns", ic.request_ns),
+	DBL("ic.response_ns", ic.response_ns),
+	UINT("ic.width_bits", ic.width_bits),
+	DBL("ic.clock_mhz", ic.clock_mhz),
 	DBL("stream.consumer_rate", consumer_rate),
 	UINT("stream.consumer_fifo_beats", consumer_fifo_beats),
 	DBL("cpu.mmio_read_ns", mmio_read_ns),
 	DBL("cpu.mmio_write_ns", mmio_write_ns),
 	DBL("cpu.cache_line_ns", cache_line_ns),
 	UINT("cpu.cache_line_bytes", cache_line_bytes),
-	DBL("cpu.load_mbps", cpu_load_mbps),
-	DBL("cpu.load_read_fraction", cpu_load_read_fraction),
-	UINT("cpu.load_bytes", cpu_load_bytes),
-	U64("cpu.load_base", cpu_load_base),
+	DBL("cpu.load_mbps", cpu_load.mbps),
+	DBL("cpu.load_read_fraction", cpu_load.read_fraction),
+	UINT("cpu.load_bytes", cpu_load.bytes),
+	U64("cpu.load_base", cpu_load.base),
 	U64("gpio.base", gpio_base),
 	UINT("stream.loopback", loopback),
 	UINT("stream.sink_record", sink_record),
@@ -325,22 +327,22 @@ int vb_config_get(const struct vb_config *cfg, const char *key, double *value)
  * splitting it would only scatter the rules of one configuration. */
 int vb_config_check(const struct vb_config *c, char *err, size_t n)
 {
-	unsigned w = c->data_width;
+	unsigned w = c->dma.data_width;
 #define FAIL(...) do { snprintf(err, n, __VA_ARGS__); return -1; } while (0)
-	if (c->addr_width < 32 || c->addr_width > 64)
-		FAIL("dma.addr_width = %u: PG021 allows 32..64 bits", c->addr_width);
-	if (c->length_width < PG021_LENGTH_WIDTH_MIN || c->length_width > PG021_LENGTH_WIDTH_MAX)
-		FAIL("dma.length_width = %u: PG021 allows %u..%u bits", c->length_width,
+	if (c->dma.addr_width < 32 || c->dma.addr_width > 64)
+		FAIL("dma.addr_width = %u: PG021 allows 32..64 bits", c->dma.addr_width);
+	if (c->dma.length_width < PG021_LENGTH_WIDTH_MIN || c->dma.length_width > PG021_LENGTH_WIDTH_MAX)
+		FAIL("dma.length_width = %u: PG021 allows %u..%u bits", c->dma.length_width,
 		     PG021_LENGTH_WIDTH_MIN, PG021_LENGTH_WIDTH_MAX);
 	if (w < 8 || w > 1024 || (w & (w - 1)))
 		FAIL("dma.data_width = %u: PG021 allows 8, 16, ... 1024 bits (powers of two)", w);
-	if (c->max_burst < PG021_MAX_BURST_MIN || c->max_burst > PG021_MAX_BURST_MAX ||
-	    (c->max_burst & (c->max_burst - 1)))
-		FAIL("dma.max_burst = %u: PG021 allows 2, 4, ... 256 beats", c->max_burst);
-	if (!(c->dma_clock_mhz > 0))
+	if (c->dma.max_burst < PG021_MAX_BURST_MIN || c->dma.max_burst > PG021_MAX_BURST_MAX ||
+	    (c->dma.max_burst & (c->dma.max_burst - 1)))
+		FAIL("dma.max_burst = %u: PG021 allows 2, 4, ... 256 beats", c->dma.max_burst);
+	if (!(c->dma.clock_mhz > 0))
 		FAIL("dma.clock_mhz must be > 0");
-	if (c->dma_base & 0xFFF)
-		FAIL("dma.base = 0x%llx: must be 4 KiB aligned", (unsigned long long)c->dma_base);
+	if (c->dma.base & 0xFFF)
+		FAIL("dma.base = 0x%llx: must be 4 KiB aligned", (unsigned long long)c->dma.base);
 	if (c->n_ddr == 0)
 		FAIL("the address map has no ddr region");
 	for (unsigned i = 0; i < c->n_ddr; i++) {
@@ -353,36 +355,36 @@ int vb_config_check(const struct vb_config *c, char *err, size_t n)
 			if (r->base < o->base + o->size && o->base < r->base + r->size)
 				FAIL("ddr.%s overlaps ddr.%s", r->name, o->name);
 		}
-		if (c->dma_base < r->base + r->size && r->base < c->dma_base + VB_DMA_SPAN)
-			FAIL("dma.base 0x%llx lies inside ddr.%s", (unsigned long long)c->dma_base, r->name);
+		if (c->dma.base < r->base + r->size && r->base < c->dma.base + VB_DMA_SPAN)
+			FAIL("dma.base 0x%llx lies inside ddr.%s", (unsigned long long)c->dma.base, r->name);
 		if (c->gpio_base < r->base + r->size && r->base < c->gpio_base + VB_GPIO_WINDOW)
 			FAIL("gpio.base 0x%llx lies inside ddr.%s", (unsigned long long)c->gpio_base, r->name);
 	}
-	if (c->dma_base < c->gpio_base + VB_GPIO_WINDOW && c->gpio_base < c->dma_base + VB_DMA_SPAN)
+	if (c->dma.base < c->gpio_base + VB_GPIO_WINDOW && c->gpio_base < c->dma.base + VB_DMA_SPAN)
 		FAIL("dma.base and gpio.base overlap");
-	if (c->sg_prefetch < 1 || c->sg_prefetch > VB_QDEPTH_MAX)
-		FAIL("dma.sg_prefetch = %u: the model queues 1..%u BDs", c->sg_prefetch, VB_QDEPTH_MAX);
-	if (c->outstanding < 1 || c->outstanding > VB_OUTSTANDING_MAX)
-		FAIL("dma.outstanding = %u: the model keeps 1..%u bursts in flight", c->outstanding,
+	if (c->dma.sg_prefetch < 1 || c->dma.sg_prefetch > VB_QDEPTH_MAX)
+		FAIL("dma.sg_prefetch = %u: the model queues 1..%u BDs", c->dma.sg_prefetch, VB_QDEPTH_MAX);
+	if (c->dma.outstanding < 1 || c->dma.outstanding > VB_OUTSTANDING_MAX)
+		FAIL("dma.outstanding = %u: the model keeps 1..%u bursts in flight", c->dma.outstanding,
 		     VB_OUTSTANDING_MAX);
-	if (c->fifo_bytes < (c->data_width / 8) * c->max_burst)
-		FAIL("dma.fifo_bytes = %u: must hold one burst (max_burst x data width = %u bytes)", c->fifo_bytes,
-		     (c->data_width / 8) * c->max_burst);
-	if (!(c->cpu_load_mbps >= 0) || c->cpu_load_mbps > 1e6)
-		FAIL("cpu.load_mbps = %g: the background CPU load must be 0 (none) .. 1e6 MB/s", c->cpu_load_mbps);
-	if (!(c->cpu_load_read_fraction >= 0 && c->cpu_load_read_fraction <= 1))
-		FAIL("cpu.load_read_fraction = %g: must be in [0, 1] (a memcpy is 0.5)", c->cpu_load_read_fraction);
-	if (c->cpu_load_bytes > 4096)
-		FAIL("cpu.load_bytes = %u: one request is at most 4096 bytes (0 = a cache line)", c->cpu_load_bytes);
-	if (c->write_outstanding < 1 || c->write_outstanding > VB_OUTSTANDING_MAX)
-		FAIL("dma.write_outstanding = %u: the model keeps 1..%u write bursts awaiting B", c->write_outstanding,
+	if (c->dma.fifo_bytes < (c->dma.data_width / 8) * c->dma.max_burst)
+		FAIL("dma.fifo_bytes = %u: must hold one burst (max_burst x data width = %u bytes)", c->dma.fifo_bytes,
+		     (c->dma.data_width / 8) * c->dma.max_burst);
+	if (!(c->cpu_load.mbps >= 0) || c->cpu_load.mbps > 1e6)
+		FAIL("cpu.load_mbps = %g: the background CPU load must be 0 (none) .. 1e6 MB/s", c->cpu_load.mbps);
+	if (!(c->cpu_load.read_fraction >= 0 && c->cpu_load.read_fraction <= 1))
+		FAIL("cpu.load_read_fraction = %g: must be in [0, 1] (a memcpy is 0.5)", c->cpu_load.read_fraction);
+	if (c->cpu_load.bytes > 4096)
+		FAIL("cpu.load_bytes = %u: one request is at most 4096 bytes (0 = a cache line)", c->cpu_load.bytes);
+	if (c->dma.write_outstanding < 1 || c->dma.write_outstanding > VB_OUTSTANDING_MAX)
+		FAIL("dma.write_outstanding = %u: the model keeps 1..%u write bursts awaiting B", c->dma.write_outstanding,
 		     VB_OUTSTANDING_MAX);
-	if (c->ic_early_bresp > 1)
+	if (c->ic.early_bresp > 1)
 		FAIL("ic.early_bresp = %u: must be 0 (B from the memory controller) or 1 (B on acceptance)",
-		     c->ic_early_bresp);
-	if (c->ic_request_ns < 0 || c->ic_response_ns < 0)
+		     c->ic.early_bresp);
+	if (c->ic.request_ns < 0 || c->ic.response_ns < 0)
 		FAIL("ic.request_ns / ic.response_ns must be >= 0");
-	if (c->ic_width_bits && !(c->ic_clock_mhz > 0))
+	if (c->ic.width_bits && !(c->ic.clock_mhz > 0))
 		FAIL("ic.clock_mhz must be > 0 when ic.width_bits is set");
 	if (!(c->consumer_rate > 0 && c->consumer_rate <= 1.0))
 		FAIL("stream.consumer_rate = %g: beats per clock must be in (0, 1]", c->consumer_rate);

@@ -10,7 +10,7 @@
 
 #include "sgdma/csm.h"
 #include "sgdma/pcie_dma.h"
-#include "internal.h"
+#include "board.h"
 #include "pcie/pcie_api.h"
 #include "mem/coherency.h"
 #include "pl/rtio.h"
@@ -34,7 +34,7 @@ static int attach(vb_board *b, uint64_t base, uint64_t span, const struct vb_dev
 
 static int attach_devices(vb_board *b, char *err, size_t errlen)
 {
-	if (attach(b, b->cfg.dma_base, VB_DMA_SPAN, &vb_axidma_ops, &vb_axidma_timed, b, err, errlen) < 0)
+	if (attach(b, b->cfg.dma.base, VB_DMA_SPAN, &vb_axidma_ops, &vb_axidma_timed, &b->dma, err, errlen) < 0)
 		return -1;
 	for (unsigned i = 0; i < VB_GPIO_BLOCKS; i++) {
 		b->gpio[i] = (struct vb_gpio){ .index = i, .a = &b->gpio[0], .csm = &b->csm, .trace = &b->trace,
@@ -45,14 +45,18 @@ static int attach_devices(vb_board *b, char *err, size_t errlen)
 	}
 	if (b->cfg.pcie.present) {
 		const struct vb_pcie_params *m = &b->cfg.pcie;
-		if (vb_pcie_create(b, err, errlen) < 0)
+		b->pcie = vb_pcie_new(m, &b->sched, &b->bus, &b->ic, &b->memory, err, errlen);
+		if (!b->pcie)
 			return -1;
-		if (attach(b, PSDMA_AXI_BASE, PSDMA_REG_SPAN, &vb_psdma_root_ops, &vb_psdma_timed, vb_pcie_engine(b, 0), err, errlen) < 0 ||
-		    attach(b, m->bar0, m->bar0_size, &vb_psdma_ep_ops, &vb_psdma_timed, vb_pcie_engine(b, 1), err, errlen) < 0)
+		vb_pcie_reseed(b->pcie, &b->rng, b->sched.now);
+		if (attach(b, PSDMA_AXI_BASE, PSDMA_REG_SPAN, &vb_psdma_root_ops, &vb_psdma_timed, vb_pcie_engine(b->pcie, 0),
+			   err, errlen) < 0 ||
+		    attach(b, m->bar0, m->bar0_size, &vb_psdma_ep_ops, &vb_psdma_timed, vb_pcie_engine(b->pcie, 1), err,
+			   errlen) < 0)
 			return -1;
 	}
 	if (b->cfg.rtio.present) {
-		b->rtio = vb_rtio_new(b, &b->cfg.rtio);
+		b->rtio = vb_rtio_new(&b->sched, &b->ic, &b->memory, &b->cfg.rtio);
 		if (!b->rtio) {
 			snprintf(err, errlen, "out of host memory for the RTIO core");
 			return -1;
@@ -102,8 +106,8 @@ static void rx_reset(void *dev) { vb_source_drop(dev); }
 static void rx_arrived(void *dev, uint64_t t)
 {
 	vb_board *b = dev;
-	if (b->rx.arrived)
-		b->rx.arrived(b->rx.consumer, t);
+	if (b->dma.rx.arrived)
+		b->dma.rx.arrived(b->dma.rx.consumer, t);
 }
 
 /* S2MM: the ADC while it produces (or still holds samples), else software's queue. */
@@ -121,7 +125,7 @@ static uint64_t rx_take(void *dev, uint8_t *dst, uint64_t max, uint64_t t, bool 
 
 static void wire_streams(vb_board *b)
 {
-	struct vb_stream_tx *tx = &b->tx;
+	struct vb_stream_tx *tx = &b->dma.tx;
 
 	tx->pace = tx_dac;
 	tx->pace_dev = b;
@@ -136,12 +140,38 @@ static void wire_streams(vb_board *b)
 	tx->bytes = b->cfg.sink_record || b->cfg.loopback;
 	tx->reset = tx_reset;
 	tx->reset_dev = &b->sink;
-	b->rx = (struct vb_stream_rx){ .next_time = rx_next_time, .take = rx_take, .dev = b,
-				       .reset = rx_reset, .reset_dev = &b->src };
+	b->dma.rx = (struct vb_stream_rx){ .next_time = rx_next_time, .take = rx_take, .dev = b,
+					   .reset = rx_reset, .reset_dev = &b->src };
 	b->sink.record = b->cfg.sink_record != 0;
 	b->sink.cap = b->cfg.sink_max_bytes ? b->cfg.sink_max_bytes : VB_SINK_MAX_BYTES;
 	b->src.arrived = rx_arrived;
 	b->src.arrived_ctx = b;
+}
+
+/* The AXI DMA: its derived constants and the services it is given. */
+static void init_dma(vb_board *b)
+{
+	const struct vb_config *cfg = &b->cfg;
+	struct vb_dma *d = &b->dma;
+
+	d->prm = &cfg->dma;
+	d->consumer_fifo_beats = cfg->consumer_fifo_beats;
+	d->sched = &b->sched;
+	d->clk = &b->clk;
+	d->ic = &b->ic;
+	d->memory = &b->memory;
+	d->lat = (struct vb_dma_lat){
+		.clock = vb_dma_clocks(d, 1),
+		.tail_to_sg_ar = vb_dma_clocks(d, PG021_LAT_TAIL_TO_SG_AR),
+		.sg_ar_to_data_ar = vb_dma_clocks(d, PG021_LAT_SG_AR_TO_MM2S_AR),
+		.ar_to_tvalid = vb_dma_clocks(d, PG021_LAT_MM2S_AR_TO_TVALID),
+		.s2mm_tvalid_to_aw = vb_dma_clocks(d, PG021_LAT_S2MM_TVALID_TO_AW),
+		.bd_beats = vb_dma_clocks(d, PG021_BD_HW_BYTES / 4 - 1),
+	};
+	d->len_mask = (uint32_t)((1u << cfg->dma.length_width) - 1);
+	d->data_bytes = cfg->dma.data_width / 8;
+	d->addr_mask = cfg->dma.addr_width >= 64 ? UINT64_MAX : (1ull << cfg->dma.addr_width) - 1;
+	d->consumer_ps = (uint64_t)(b->clk.ps / cfg->consumer_rate + 0.5);
 }
 
 vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_t errlen)
@@ -156,35 +186,34 @@ vb_board *vb_create(const struct vb_config *cfg, uint64_t seed, char *err, size_
 		return NULL;
 	}
 	b->cfg = *cfg;
-	b->clk.ps = 1e6 / cfg->dma_clock_mhz;
-	b->lat = (struct vb_dma_lat){
-		.clock = vb_clocks(b, 1),
-		.tail_to_sg_ar = vb_clocks(b, PG021_LAT_TAIL_TO_SG_AR),
-		.sg_ar_to_data_ar = vb_clocks(b, PG021_LAT_SG_AR_TO_MM2S_AR),
-		.ar_to_tvalid = vb_clocks(b, PG021_LAT_MM2S_AR_TO_TVALID),
-		.s2mm_tvalid_to_aw = vb_clocks(b, PG021_LAT_S2MM_TVALID_TO_AW),
-		.bd_beats = vb_clocks(b, PG021_BD_HW_BYTES / 4 - 1),
+	b->clk.ps = 1e6 / cfg->dma.clock_mhz;
+	init_dma(b);
+	b->memory.addr_mask = b->dma.addr_mask;
+	b->ddrc.dram = &b->dram;
+	b->ddrc.load = &b->load;
+	b->ic = (struct vb_ic){
+		.request_ps = vb_ns(cfg->ic.request_ns),
+		.response_ps = vb_ns(cfg->ic.response_ns),
+		.ps_per_byte = cfg->ic.width_bits ? 1e6 / (cfg->ic.clock_mhz * cfg->ic.width_bits / 8.0) : 0.0,
+		.early_bresp = cfg->ic.early_bresp != 0,
+		.ddrc = &b->ddrc,
 	};
-	b->len_mask = (uint32_t)((1u << cfg->length_width) - 1);
-	b->data_bytes = cfg->data_width / 8;
-	b->addr_mask = cfg->addr_width >= 64 ? UINT64_MAX : (1ull << cfg->addr_width) - 1;
-	b->ic_request_ps = vb_ns(cfg->ic_request_ns);
-	b->ic_response_ps = vb_ns(cfg->ic_response_ns);
-	b->ic_ps_per_byte = cfg->ic_width_bits ? 1e6 / (cfg->ic_clock_mhz * cfg->ic_width_bits / 8.0) : 0.0;
-	b->consumer_ps = (uint64_t)(b->clk.ps / cfg->consumer_rate + 0.5);
-	b->csm = (struct vb_csm){ .sched = &b->sched, .clk = &b->clk, .data_bytes = b->data_bytes };
+	b->csm = (struct vb_csm){ .sched = &b->sched, .clk = &b->clk, .data_bytes = b->dma.data_bytes };
 	vb_reseed(b, seed);
-	if (vb_mem_init(b, err, errlen) < 0) {
+	if (vb_memory_init(&b->memory, cfg->ddr, cfg->n_ddr, cfg->map_at_phys, err, errlen) < 0) {
 		vb_destroy(b);
 		return NULL;
 	}
-	vb_cpuload_init(b);
+	vb_cpuload_init(&b->load, &cfg->cpu_load, cfg->cache_line_bytes, b->memory.n_mem > 0, b->memory.mem[0].r.base,
+			b->memory.mem[0].r.size);
 	b->load.next_t = b->sched.now;
-	if (vb_coherency_init(b) < 0) {
+	b->coh = vb_coh_new(cfg->cache_line_bytes);
+	if (!b->coh) {
 		snprintf(err, errlen, "out of host memory");
 		vb_destroy(b);
 		return NULL;
 	}
+	b->dma.coh = b->coh;
 	if (attach_devices(b, err, errlen) < 0) {
 		vb_destroy(b);
 		return NULL;
@@ -205,15 +234,15 @@ void vb_reseed(vb_board *b, uint64_t seed)
 	r = vb_rng_next(&b->rng);
 	/* anchored at "now": a trial's outcome depends on its seed, not on history */
 	vb_dram_init(&b->dram, &b->cfg.dram, b->sched.now + (refi ? r % refi : 0));
-	vb_ddrc_init(b);
-	b->ic_last_arrive = b->ic_read_free = b->ic_write_free = b->sched.now;
+	vb_ddrc_init(&b->ddrc, &b->cfg.ddrc, b->cfg.dram.tck_ns, b->sched.now);
+	b->ic.last_arrive = b->ic.read_free = b->ic.write_free = b->sched.now;
 	b->load.next_t = b->sched.now;
 	/* the PL clock's edges, anchored at now too (no draw: the other streams stay put) */
 	vb_edge_origin(&b->clk, b->sched.now);
 	if (b->trace.on) {                   /* a trace spans one clock origin */
 		vb_trace_set(&b->trace, true, b->clk.origin);
 	}
-	vb_pcie_reseed(b, b->sched.now);
+	vb_pcie_reseed(b->pcie, &b->rng, b->sched.now);
 }
 
 void vb_destroy(vb_board *b)
@@ -221,16 +250,16 @@ void vb_destroy(vb_board *b)
 	if (!b)
 		return;
 	for (size_t i = 0; i < 2; i++)
-		free(b->ch[i].fetch_log);
-	vb_mem_fini(b);
+		free(b->dma.ch[i].fetch_log);
+	vb_memory_fini(&b->memory);
 	vb_sink_fini(&b->sink);
 	vb_source_fini(&b->src);
 	vb_dac_fini(&b->dac);
 	vb_trace_fini(&b->trace);
 	vb_adc_fini(&b->adc);
-	vb_coherency_fini(b);
-	vb_pcie_destroy(b);
+	vb_coh_free(b->coh);
+	vb_pcie_free(b->pcie);
 	vb_rtio_free(b->rtio);
-	vb_scratch_free(&b->scratch);
+	vb_scratch_free(&b->dma.scratch);
 	free(b);
 }

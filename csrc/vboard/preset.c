@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "vboard.h"
 
 /* ---- preset files ------------------------------------------------------- */
 

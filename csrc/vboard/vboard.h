@@ -19,11 +19,15 @@
 #include "sgdma/platform.h"
 #include "sgdma/sg_contract.h"
 #include "base/time.h"
+#include "dma/params.h"
+#include "mem/cpuload.h"
 #include "mem/dram.h"
 #include "mem/ddrc.h"
+#include "mem/ic.h"
 #include "pcie/params.h"
 #include "pl/adc.h"
 #include "pl/dac.h"
+#include "pl/rtio_params.h"
 #include "pl/trace.h"
 
 #define VB_MAX_REGIONS   8
@@ -41,68 +45,13 @@ struct vb_region {
 	uint64_t size;
 };
 
-/* The ARTIQ-style RTIO core (csrc/vboard/pl/rtio*.c): present only when the
- * preset has an [rtio] section.  Times in ns, clocks in MHz. */
-struct vb_rtio_params {
-	unsigned present;
-	uint64_t base;                /* CSR window on the CPU's register bus (GP0 on Zynq) */
-	double clock_mhz;             /* RTIO (coarse) clock */
-	unsigned fine_bits;           /* log2 fine steps per coarse cycle */
-	unsigned lanes, fifo_depth;   /* SED lanes and their FIFO depth */
-	unsigned underflow_margin;    /* coarse cycles ahead of the counter an event must be */
-	unsigned ttl_channels, wide_channels;
-	unsigned cri_write_cycles;    /* CRI write: timestamp, payload+command, status */
-	unsigned bus_bytes;           /* HP/Wishbone data width at the DMA reader and slicer */
-	unsigned dma_burst_bytes, dma_outstanding;
-	unsigned analyzer_fifo, analyzer_outstanding;
-	unsigned wfifo_depth;         /* credit write FIFO entries */
-	unsigned input_fifo_depth;    /* per TTL input channel */
-	unsigned input_latency_cycles;/* pin edge to readable in the input FIFO */
-	unsigned cri_read_cycles;     /* CRI read: command to status when an event is waiting */
-	unsigned runtime_softcore;    /* the softcore runtime (trace alignment TRACE_ALIGN_SOFTCORE, else _ZYNQ) */
-	/* the kernel CPU and its paths to the gateware */
-	double cpu_mhz;
-	double output_cycles;         /* rtio_output call overhead (instructions) */
-	double delay_cycles;          /* timeline cursor arithmetic in a CPU register */
-	double csr_read_ns;           /* CPU load of a CSR, round trip */
-	double csr_write_ns;          /* interval between posted CSR stores the port accepts */
-	double csr_write_latency_ns;  /* posted store to the register */
-	double store_cycles;          /* cached store (ACPKI transaction fill) */
-	double barrier_ns;            /* DMB before sev */
-	double sev_cycles;
-	double evento_sync_cycles;    /* 2-FF synchroniser + edge detect, RTIO clocks */
-	double acp_read_ns, acp_write_ns;  /* ACP address-to-first-data / write response */
-	double poll_miss_ns;          /* CPU re-fetch of its status line after the ACP write */
-	unsigned wfifo_merged;        /* the FIFO mapping lets the store buffer merge an event into one burst */
-};
-
 /* Build options and costs; every field is settable by its preset key. */
 struct vb_config {
 	char name[VB_NAME_LEN];
-	/* AXI DMA build */
-	uint64_t dma_base;
-	unsigned include_sg;
-	unsigned addr_width;
-	unsigned length_width;
-	unsigned data_width;          /* bits, stream and memory map */
-	unsigned max_burst;           /* beats */
-	unsigned has_dre;
-	unsigned dly_timer_resolution;/* SG clocks per IRQDelay unit (PG021 c_dlytmr_resolution) */
-	unsigned reset_clocks;        /* soft reset duration after in-flight work */
-	double dma_clock_mhz;
-	/* MM2S pipeline (mm2s.c) */
-	unsigned sg_prefetch;         /* BDs the SG engine fetches ahead (queue depth) */
-	unsigned outstanding;         /* data-mover read bursts in flight */
-	unsigned fifo_bytes;          /* data-mover FIFO in front of the stream */
-	/* S2MM write path (s2mm.c) */
-	unsigned write_outstanding;   /* S2MM write bursts awaiting their response (B) */
-	/* interconnect between the DMA's masters and the memory controller */
-	double ic_request_ns;         /* request path: crossbar/SmartConnect, clock crossing */
-	double ic_response_ns;        /* response path */
-	unsigned ic_width_bits;       /* port width at the memory side */
-	double ic_clock_mhz;          /* port clock */
-	unsigned ic_early_bresp;      /* 1: the port answers B when it accepts a write's data (posted),
-	                                 0: B comes back from the memory controller after the write */
+	/* AXI DMA build and its data path ("dma.<field>", dma/params.h) */
+	struct vb_dma_params dma;
+	/* interconnect between the DMA's masters and the memory controller ("ic.<field>", mem/ic.h) */
+	struct vb_ic_params ic;
 	/* DRAM controller + device timing ("dram.<field>"; enabled = 0: ideal memory) */
 	struct vb_dram_params dram;
 	/* DDR controller ports and arbitration ("ddrc.<field>"; scheme 0: in order) */
@@ -112,11 +61,8 @@ struct vb_config {
 	double mmio_write_ns;
 	double cache_line_ns;
 	unsigned cache_line_bytes;
-	/* background CPU load (mem/cpuload.c): a copy loop on another core as DRAM traffic */
-	double cpu_load_mbps;         /* DRAM bytes per microsecond (MB/s); 0 = none */
-	double cpu_load_read_fraction;/* share of its requests that are reads (a memcpy: 0.5) */
-	unsigned cpu_load_bytes;      /* bytes per request (a cache line fill / write-back; 0 = cache_line_bytes) */
-	uint64_t cpu_load_base;       /* its buffers (source, then destination); 0 = the top 2 MiB of the first DDR region */
+	/* background CPU load ("cpu.load_<field>", mem/cpuload.h): a copy loop on another core as DRAM traffic */
+	struct vb_cpuload_params cpu_load;
 	/* address map */
 	uint64_t gpio_base;
 	struct vb_region ddr[VB_MAX_REGIONS];

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "board.h"
+#include "cpu/cpuops.h"
 
 /* A CPU that computes for ps (no accesses): time moves, the model catches up. */
 void vb_advance_ps(vb_board *b, uint64_t ps)
@@ -51,13 +52,13 @@ static uint32_t cpu_read(vb_board *b, uint64_t addr, uint64_t cost_ps, bool thro
 			b->sched.now = b->bus.answer_at;   /* the read crossed a link: the CPU stalled for it */
 		return v;
 	}
-	p = vb_mem_ptr(b, addr, 4);     /* a device window decodes first */
+	p = vb_memory_ptr(&b->memory, addr, 4);     /* a device window decodes first */
 	if (!p) {
 		decerr(b, addr, false);
 		return 0;
 	}
 	if (through_dram) {
-		vb_ic_read(b, start, addr, 4, &done);
+		vb_ic_read(&b->ic, start, addr, 4, &done);
 		if (done > b->sched.now) {
 			b->sched.now = done;
 			vb_sched_sync(&b->sched);
@@ -81,13 +82,13 @@ static void cpu_write(vb_board *b, uint64_t addr, uint32_t value, uint64_t cost_
 		vb_sched_sync(&b->sched);   /* a write may start work that is already due */
 		return;
 	}
-	p = vb_mem_ptr(b, addr, 4);
+	p = vb_memory_ptr(&b->memory, addr, 4);
 	if (!p) {
 		decerr(b, addr, true);
 		return;
 	}
 	if (through_dram) {
-		done = vb_ic_write(b, start, addr, 4);
+		done = vb_ic_write(&b->ic, start, addr, 4);
 		if (done > b->sched.now) {
 			b->sched.now = done;
 			vb_sched_sync(&b->sched);
@@ -131,22 +132,24 @@ static uint32_t ops_read32(void *ctx, uint64_t reg) { return vb_read32(ctx, reg)
 static void ops_write32(void *ctx, uint64_t reg, uint32_t v) { vb_write32(ctx, reg, v); }
 static void ops_barrier(void *ctx) { (void)ctx; }
 
+static struct vb_memory *ops_memory(void *ctx) { return &((vb_board *)ctx)->memory; }
+
 static void ops_clean(void *ctx, const void *cpu, size_t len)
 {
-	uint64_t a = vb_mem_addr(ctx, cpu);
+	uint64_t a = vb_memory_addr(ops_memory(ctx), cpu);
 	if (a != SG_NO_DEV_ADDR)
 		vb_cache_clean(ctx, a, len);
 }
 
 static void ops_invalidate(void *ctx, const void *cpu, size_t len)
 {
-	uint64_t a = vb_mem_addr(ctx, cpu);
+	uint64_t a = vb_memory_addr(ops_memory(ctx), cpu);
 	if (a != SG_NO_DEV_ADDR)
 		vb_cache_invalidate(ctx, a, len);
 }
 
-static uint64_t ops_dev_addr(void *ctx, const void *cpu) { return vb_mem_addr(ctx, cpu); }
-static void *ops_cpu_ptr(void *ctx, uint64_t dev, size_t len) { return vb_mem_ptr(ctx, dev, len); }
+static uint64_t ops_dev_addr(void *ctx, const void *cpu) { return vb_memory_addr(ops_memory(ctx), cpu); }
+static void *ops_cpu_ptr(void *ctx, uint64_t dev, size_t len) { return vb_memory_ptr(ops_memory(ctx), dev, len); }
 
 static const struct sg_platform_ops vb_ops = {
 	.read32 = ops_read32,

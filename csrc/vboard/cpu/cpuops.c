@@ -18,7 +18,8 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "board.h"
+#include "cpu/cpuops.h"
 #include "mem/coherency.h"
 
 /* A copy's run: fills of one 4 KiB page of the source, then its write-backs. */
@@ -61,7 +62,7 @@ static uint64_t request(struct op_run *o, uint64_t t, uint64_t addr, uint32_t le
 	uint64_t done;
 
 	catch_up(o, t);
-	vb_ddrc_request(o->b, VB_PORT_CPU, t, addr, len, write, &done);
+	vb_ddrc_request(&o->b->ddrc, VB_PORT_CPU, t, addr, len, write, &done);
 	o->r->requests++;
 	if (write)
 		o->r->write_bytes += len;
@@ -98,9 +99,9 @@ static void write_back(void *ctx, uint64_t line_addr)
  * DDR region's base (any DDR address gives the right bank and row pattern). */
 static uint64_t scratch_dst(const vb_board *b)
 {
-	if (b->n_mem == 0)
+	if (b->memory.n_mem == 0)
 		return 0;
-	return b->mem[0].r.base + (b->mem[0].r.size > (16u << 20) ? b->mem[0].r.size - (8u << 20) : 0);
+	return b->memory.mem[0].r.base + (b->memory.mem[0].r.size > (16u << 20) ? b->memory.mem[0].r.size - (8u << 20) : 0);
 }
 
 /* The longest CPU time one operation may take: 10^6 s, far below the u64 ps clock's 2^64 ps. */
@@ -108,8 +109,8 @@ static uint64_t scratch_dst(const vb_board *b)
 
 static bool in_memory(const vb_board *b, uint64_t addr, uint64_t len)
 {
-	for (unsigned i = 0; i < b->n_mem; i++) {
-		const struct vb_region *r = &b->mem[i].r;
+	for (unsigned i = 0; i < b->memory.n_mem; i++) {
+		const struct vb_region *r = &b->memory.mem[i].r;
 		if (addr >= r->base && len <= r->size && addr - r->base <= r->size - len)
 			return true;
 	}
@@ -223,13 +224,13 @@ int vb_cpuop_run(vb_board *b, const struct vb_cpuop *op, struct vb_cpuop_result 
 	case VB_CPUOP_INVALIDATE: {
 		struct wb_ctx w = { .o = &o, .t0 = t0, .first_line = op->addr / line, .ps_per_line = pl, .line = line };
 		if (op->kind != VB_CPUOP_INVALIDATE)   /* only dirty lines go to memory */
-			vb_coherency_dirty_lines(b, op->addr, op->len, write_back, &w);
+			vb_coh_dirty_lines(b->coh, op->addr, op->len, write_back, &w);
 		if (op->kind == VB_CPUOP_INVALIDATE)
-			vb_coherency_invalidate(b, op->addr, op->len);
+			vb_coh_invalidate(b->coh, op->addr, op->len, b->sched.now);
 		else
-			vb_coherency_clean(b, op->addr, op->len);
+			vb_coh_clean(b->coh, op->addr, op->len, b->sched.now);
 		if (op->kind == VB_CPUOP_FLUSH)
-			vb_coherency_invalidate(b, op->addr, op->len);
+			vb_coh_invalidate(b->coh, op->addr, op->len, b->sched.now);
 		r->lines = n;
 		break;
 	}

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "board.h"
 #include "pl/rtio.h"
 
 #define POLL_LIMIT 10000000u   /* bound on every spin: nothing hangs */
@@ -50,13 +50,13 @@ void vb_rtio_reset(struct vb_rtio *r)
 	bool acp = r->acp.enable;
 	uint32_t ib = r->acp.in_base, ob = r->acp.out_base;
 
-	vb_sched_sync(&r->b->sched);
+	vb_sched_sync(r->sched);
 	vb_rtio_ops.reset(r);
 	r->k.init = init;
 	r->k.acp_out = out;
 	r->k.acp_in = in;
 	r->k.batch_cap = cap;
-	r->k.port_free = r->k.last_write_arrive = r->b->sched.now;
+	r->k.port_free = r->k.last_write_arrive = r->sched->now;
 	r->an.base = base;
 	r->an.last = last;
 	rtio_an_reset(r);
@@ -68,14 +68,14 @@ void vb_rtio_reset(struct vb_rtio *r)
 
 static void cpu_until(struct vb_rtio *r, uint64_t t)
 {
-	uint64_t now = r->b->sched.now;
+	uint64_t now = r->sched->now;
 	if (t > now)
-		vb_advance_ps(r->b, t - now);
+		vb_sched_advance(r->sched, t - now);
 }
 
 static void cpu_cycles(struct vb_rtio *r, double c)
 {
-	vb_advance_ps(r->b, (uint64_t)(c * 1e6 / r->p.cpu_mhz + 0.5));
+	vb_sched_advance(r->sched, (uint64_t)(c * 1e6 / r->p.cpu_mhz + 0.5));
 }
 
 /* A posted store of `n` registers in one port transaction. */
@@ -86,7 +86,7 @@ static void csr_store_n(struct vb_rtio *r, const uint32_t *off, const uint32_t *
 
 	while (r->wq_n + n > RTIO_WQ)   /* the port's write buffer is full: wait for the oldest */
 		cpu_until(r, r->wq[r->wq_head].t);
-	s = max64(r->b->sched.now, k->port_free);
+	s = max64(r->sched->now, k->port_free);
 	k->port_free = s + ns_ps(r->p.csr_write_ns);
 	arrive = s + ns_ps(r->p.csr_write_latency_ns);
 	k->last_write_arrive = max64(k->last_write_arrive, arrive);
@@ -106,7 +106,7 @@ static void csr_store(struct vb_rtio *r, uint32_t off, uint32_t v) { csr_store_n
 static uint32_t csr_load(struct vb_rtio *r, uint32_t off)
 {
 	struct rtio_kernel *k = &r->k;
-	uint64_t s = max64(r->b->sched.now, k->port_free);
+	uint64_t s = max64(r->sched->now, k->port_free);
 	uint64_t t = max64(s + ns_ps(r->p.csr_read_ns), k->last_write_arrive);
 	k->port_free = t;
 	k->gp_reads++;
@@ -133,7 +133,8 @@ int vb_rtio_k_init(struct vb_rtio *r, enum rtio_initiator init, uint64_t acp_out
 	bool acp = init == RTIO_INIT_ACP || init == RTIO_INIT_ACP_BATCH;
 
 	if (acp && (acp_out_bytes < RTIO_ACP_OUT_HEADER_BYTES + 2 * RTIO_ACP_OUT_TRANSACTION_BYTES ||
-		    !vb_mem_ptr(r->b, acp_out, acp_out_bytes) || !vb_mem_ptr(r->b, acp_in, RTIO_ACP_IN_BYTES) ||
+		    !vb_memory_ptr(r->memory, acp_out, acp_out_bytes) ||
+		    !vb_memory_ptr(r->memory, acp_in, RTIO_ACP_IN_BYTES) ||
 		    acp_out % 16 || acp_in % 16 || acp_out > 0xFFFFFFFFull || acp_in > 0xFFFFFFFFull)) {
 		snprintf(err, errlen, "ACPKI buffers: out 0x%llx (%llu bytes) and in 0x%llx must be 16-byte aligned "
 			 "DDR below 4 GiB, out holding the 16-byte header and at least two 80-byte transactions",
@@ -147,12 +148,12 @@ int vb_rtio_k_init(struct vb_rtio *r, enum rtio_initiator init, uint64_t acp_out
 	k->now = 0;
 	k->credit = 0;
 	k->batching = false;
-	k->port_free = k->last_write_arrive = r->b->sched.now;
+	k->port_free = k->last_write_arrive = r->sched->now;
 	if (acp) {
 		csr_store(r, RTIO_R_ACP_IN_BASE, (uint32_t)acp_in);
 		csr_store(r, RTIO_R_ACP_OUT_BASE, (uint32_t)acp_out);
 		csr_store(r, RTIO_R_ACP_ENABLE, 1);
-		memset(vb_mem_ptr(r->b, acp_in, RTIO_ACP_IN_BYTES), 0, RTIO_ACP_IN_BYTES);
+		memset(vb_memory_ptr(r->memory, acp_in, RTIO_ACP_IN_BYTES), 0, RTIO_ACP_IN_BYTES);
 	}
 	return 0;
 }
@@ -218,7 +219,7 @@ static uint32_t output_csr(struct vb_rtio *r, uint32_t target, const uint32_t *d
 
 static void acp_fill(struct vb_rtio *r, uint32_t idx, uint32_t target, const uint32_t *data, unsigned n)
 {
-	uint8_t *tx = vb_mem_ptr(r->b, r->k.acp_out + RTIO_ACP_OUT_HEADER_BYTES +
+	uint8_t *tx = vb_memory_ptr(r->memory, r->k.acp_out + RTIO_ACP_OUT_HEADER_BYTES +
 					  (uint64_t)idx * RTIO_ACP_OUT_TRANSACTION_BYTES, RTIO_ACP_OUT_TRANSACTION_BYTES);
 	uint64_t ts = (uint64_t)r->k.now;
 	memset(tx, 0, RTIO_ACP_OUT_TRANSACTION_BYTES);
@@ -232,7 +233,7 @@ static void acp_fill(struct vb_rtio *r, uint32_t idx, uint32_t target, const uin
 
 static void set_ptr(struct vb_rtio *r, uint32_t ptr)
 {
-	uint8_t *h = vb_mem_ptr(r->b, r->k.acp_out, RTIO_ACP_OUT_HEADER_BYTES);
+	uint8_t *h = vb_memory_ptr(r->memory, r->k.acp_out, RTIO_ACP_OUT_HEADER_BYTES);
 	memcpy(h + ACP_HDR_PTR, &ptr, 4);
 	cpu_cycles(r, r->p.store_cycles);
 }
@@ -240,13 +241,13 @@ static void set_ptr(struct vb_rtio *r, uint32_t ptr)
 /* barrier, sev, spin on the cached reply; returns the reply's status. */
 static uint32_t acp_kick(struct vb_rtio *r, uint32_t *batch_idx)
 {
-	uint8_t *in = vb_mem_ptr(r->b, r->k.acp_in, RTIO_ACP_IN_BYTES);
+	uint8_t *in = vb_memory_ptr(r->memory, r->k.acp_in, RTIO_ACP_IN_BYTES);
 	uint32_t word, idx;
-	vb_advance_ps(r->b, ns_ps(r->p.barrier_ns));
+	vb_sched_advance(r->sched, ns_ps(r->p.barrier_ns));
 	cpu_cycles(r, r->p.sev_cycles);
 	r->k.sevs++;
-	rtio_acp_evento(r, r->b->sched.now);
-	if (!vb_sched_run_until(&r->b->sched, acp_replied, r, VB_NO_TIME - 1))
+	rtio_acp_evento(r, r->sched->now);
+	if (!vb_sched_run_until(r->sched, acp_replied, r, VB_NO_TIME - 1))
 		return RTIO_O_STATUS_WAIT;   /* the gateware never answered */
 	cpu_until(r, r->acp.t_reply + ns_ps(r->p.poll_miss_ns));
 	memcpy(&word, in + ACP_IN_STATUS, 4);
@@ -326,7 +327,7 @@ uint32_t vb_rtio_k_batch_end(struct vb_rtio *r)
 	set_ptr(r, r->k.batch_n);
 	st = acp_kick(r, &idx);
 	if (st) {
-		const uint8_t *tx = vb_mem_ptr(r->b, r->k.acp_out + RTIO_ACP_OUT_HEADER_BYTES +
+		const uint8_t *tx = vb_memory_ptr(r->memory, r->k.acp_out + RTIO_ACP_OUT_HEADER_BYTES +
 							 (uint64_t)idx * RTIO_ACP_OUT_TRANSACTION_BYTES, 16);
 		uint32_t target;
 		int64_t ts;
@@ -369,10 +370,10 @@ uint32_t vb_rtio_k_input(struct vb_rtio *r, uint32_t chan, int64_t timeout, bool
 	cpu_cycles(r, r->p.output_cycles);   /* the call and its argument set-up, as an output's */
 	csr_store(r, RTIO_R_KI_TARGET, chan << 8);
 	csr_store64(r, RTIO_R_KI_I_TIMEOUT_HI, RTIO_R_KI_I_TIMEOUT_LO, (uint64_t)timeout);
-	deadline = r->b->sched.now + limit_ps;
+	deadline = r->sched->now + limit_ps;
 	/* the CPU polls i_status while the read waits for an event or the timeout (every load bounded) */
 	while ((st = csr_load(r, RTIO_R_KI_I_STATUS)) & RTIO_I_STATUS_WAIT_STATUS)
-		if (r->b->sched.now > deadline)
+		if (r->sched->now > deadline)
 			return st;
 	if (st)
 		return st;
@@ -403,13 +404,13 @@ int vb_rtio_k_playback(struct vb_rtio *r, uint64_t ptr, uint64_t limit_ps, struc
 	sel = csr_load(r, RTIO_R_CRI_SELECTED);
 	csr_store(r, RTIO_R_CRI_SELECTED, 1);
 	csr_store(r, RTIO_R_DMA_ENABLE, 1);
-	deadline = r->b->sched.now + limit_ps;
+	deadline = r->sched->now + limit_ps;
 	/* The CPU spins on enable with back-to-back loads.  The first returns after the stores have landed (so it
 	 * reads 1); the loads change nothing, so the board runs to the engine's end and the spin ends with the first
 	 * load that samples after it: one every csr_read_ns from the first. */
 	if (csr_load(r, RTIO_R_DMA_ENABLE)) {
-		uint64_t s0 = r->b->sched.now, per = ns_ps(r->p.csr_read_ns), k;
-		if (!vb_sched_run_until(&r->b->sched, dma_idle, r, deadline)) {
+		uint64_t s0 = r->sched->now, per = ns_ps(r->p.csr_read_ns), k;
+		if (!vb_sched_run_until(r->sched, dma_idle, r, deadline)) {
 			out->timeout = true;
 		} else {
 			k = (r->dma.t_end > s0 ? (r->dma.t_end - s0 + per - 1) / per : 0) + 1;
@@ -444,7 +445,7 @@ void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t ha
 	uint64_t ev = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->t0_ps = r->b->sched.now;
+	out->t0_ps = r->sched->now;
 	if (batch)
 		vb_rtio_k_batch_start(r);
 	for (uint64_t i = 0; i < 2 * n && !st; i++) {
@@ -462,7 +463,7 @@ void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t ha
 		st = vb_rtio_k_batch_end(r);
 	if (!st)
 		st = vb_rtio_k_flush(r);
-	out->t1_ps = r->b->sched.now;
+	out->t1_ps = r->sched->now;
 	out->events = ev;
 	out->status = st;
 	out->err_chan = r->k.err_chan;
@@ -471,7 +472,7 @@ void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t ha
 
 bool vb_rtio_drain(struct vb_rtio *r, uint64_t limit_ps)
 {
-	return vb_sched_run_until(&r->b->sched, idle, r, r->b->sched.now + limit_ps);
+	return vb_sched_run_until(r->sched, idle, r, r->sched->now + limit_ps);
 }
 
 void vb_rtio_an_arm(struct vb_rtio *r, uint64_t base, uint64_t size)
@@ -487,10 +488,10 @@ void vb_rtio_an_arm(struct vb_rtio *r, uint64_t base, uint64_t size)
 
 bool vb_rtio_an_disarm(struct vb_rtio *r, uint64_t limit_ps)
 {
-	uint64_t deadline = r->b->sched.now + limit_ps;
+	uint64_t deadline = r->sched->now + limit_ps;
 	csr_store(r, RTIO_R_AN_ENABLE, 0);
 	while (csr_load(r, RTIO_R_AN_BUSY))
-		if (r->b->sched.now > deadline)
+		if (r->sched->now > deadline)
 			return false;
 	return true;
 }

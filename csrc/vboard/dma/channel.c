@@ -22,7 +22,7 @@ static void stream_arrived(void *consumer, uint64_t t);
 
 /* ---- reset ------------------------------------------------------------------ */
 
-static void chan_reset(vb_board *b, struct vb_chan *c)
+static void chan_reset(struct vb_dma *d, struct vb_chan *c)
 {
 	enum vb_chan_id id = c->id;
 	struct vb_stats stats = c->stats;
@@ -34,32 +34,32 @@ static void chan_reset(vb_board *b, struct vb_chan *c)
 	c->stats = stats;
 	c->fetch_log = log, c->n_fetch_log = n_log, c->cap_fetch_log = cap_log, c->fetch_log_dropped = dropped;
 	c->dmacr = PG021_CR_RESET_VALUE;
-	c->dmasr = PG021_SR_HALTED | (vb_sg(b) ? PG021_SR_SGINCLD : 0);
+	c->dmasr = PG021_SR_HALTED | (vb_sg(d) ? PG021_SR_SGINCLD : 0);
 	c->phase = PH_HALTED;
 	c->t_next = VB_NO_TIME;
 	c->thr_count = threshold_of(c->dmacr);
 	c->dly_deadline = VB_NO_TIME;
 }
 
-void vb_dma_reset(vb_board *b)
+void vb_dma_reset(struct vb_dma *d)
 {
-	b->ch[VB_MM2S].id = VB_MM2S;
-	b->ch[VB_S2MM].id = VB_S2MM;
-	chan_reset(b, &b->ch[VB_MM2S]);
-	chan_reset(b, &b->ch[VB_S2MM]);
-	b->reset_until = VB_NO_TIME;
-	b->dma_next_valid = false;
-	b->rx.arrived = stream_arrived;
-	b->rx.consumer = b;
-	vb_stream_reset(&b->tx, &b->rx);   /* the reset outputs reach what machine.c wired to the streams */
+	d->ch[VB_MM2S].id = VB_MM2S;
+	d->ch[VB_S2MM].id = VB_S2MM;
+	chan_reset(d, &d->ch[VB_MM2S]);
+	chan_reset(d, &d->ch[VB_S2MM]);
+	d->reset_until = VB_NO_TIME;
+	d->next_valid = false;
+	d->rx.arrived = stream_arrived;
+	d->rx.consumer = d;
+	vb_stream_reset(&d->tx, &d->rx);   /* the reset outputs reach what machine.c wired to the streams */
 }
 
 /* Soft reset: the whole core, both channels, once in-flight transactions end. */
-void vb_dma_soft_reset(vb_board *b)
+void vb_dma_soft_reset(struct vb_dma *d)
 {
-	uint64_t until = b->sched.now;
+	uint64_t until = d->sched->now;
 	for (int i = 0; i < 2; i++) {
-		struct vb_chan *c = &b->ch[i];
+		struct vb_chan *c = &d->ch[i];
 		if (vb_is_mm2s(c) && vb_chan_busy(c)) {
 			uint64_t end = vb_sg_mm2s_abort(c);
 			if (end > until)
@@ -73,7 +73,7 @@ void vb_dma_soft_reset(vb_board *b)
 		c->dly_deadline = VB_NO_TIME;
 		c->dmacr |= PG021_CR_RESET;
 	}
-	b->reset_until = until + vb_clocks(b, b->cfg.reset_clocks);
+	d->reset_until = until + vb_dma_clocks(d, d->prm->reset_clocks);
 }
 
 /* ---- state changes ---------------------------------------------------------- */
@@ -97,12 +97,12 @@ static void chan_error(struct vb_chan *c, uint32_t sr_bits)
 
 /* An error of the BD at bd_addr: DMASR bit(s), CURDESC on the BD, and for
  * data-side errors (bd_bit != 0) the BD's STATUS error bit. */
-static void data_error(vb_board *b, struct vb_chan *c, uint64_t bd_addr, uint32_t sr_bit, uint32_t bd_bit,
+static void data_error(struct vb_dma *d, struct vb_chan *c, uint64_t bd_addr, uint32_t sr_bit, uint32_t bd_bit,
 		       uint32_t bytes)
 {
-	if (vb_sg(b)) {
+	if (vb_sg(d)) {
 		if (bd_bit)
-			(void)vb_bd_store_status(b, bd_addr, bd_bit | (bytes & PG021_BD_LEN_MASK));
+			(void)vb_bd_store_status(d, bd_addr, bd_bit | (bytes & PG021_BD_LEN_MASK));
 		c->curdesc = bd_addr;
 	}
 	chan_error(c, sr_bit);
@@ -136,12 +136,12 @@ static void packet_begins(struct vb_chan *c)
 }
 
 /* One completed packet (EOF BD, or a simple-mode transfer). */
-static void irq_packet(vb_board *b, struct vb_chan *c, uint64_t t)
+static void irq_packet(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 {
 	unsigned delay = delay_of(c->dmacr);
 
 	c->stats.packets++;
-	if (!vb_sg(b)) {
+	if (!vb_sg(d)) {
 		c->dmasr |= PG021_SR_IOC_IRQ;
 		return;
 	}
@@ -152,7 +152,7 @@ static void irq_packet(vb_board *b, struct vb_chan *c, uint64_t t)
 		c->pending_pkts = 0;
 		c->dly_deadline = VB_NO_TIME;
 	} else if (delay) {
-		c->dly_deadline = t + vb_clocks(b, (double)delay * b->cfg.dly_timer_resolution);
+		c->dly_deadline = t + vb_dma_clocks(d, (double)delay * d->prm->dly_timer_resolution);
 	}
 }
 
@@ -165,18 +165,18 @@ static void irq_delay_fired(struct vb_chan *c)
 }
 
 /* DMASR as read: the stored bits with the live coalescing counters. */
-uint32_t vb_chan_dmasr(const vb_board *b, const struct vb_chan *c)
+uint32_t vb_chan_dmasr(const struct vb_dma *d, const struct vb_chan *c)
 {
 	uint32_t sr = c->dmasr & ~(PG021_SR_THRESHOLD_STS | PG021_SR_DELAY_STS);
 	uint64_t dly = 0;
 
 	sr |= SG_FIELD_PREP(PG021_SR_THRESHOLD_STS, c->thr_count);
 	if (c->dly_deadline != VB_NO_TIME) {
-		uint64_t unit = vb_clocks(b, b->cfg.dly_timer_resolution);
-		uint64_t span = vb_clocks(b, (double)delay_of(c->dmacr) * b->cfg.dly_timer_resolution);
+		uint64_t unit = vb_dma_clocks(d, d->prm->dly_timer_resolution);
+		uint64_t span = vb_dma_clocks(d, (double)delay_of(c->dmacr) * d->prm->dly_timer_resolution);
 		uint64_t start = c->dly_deadline - span;
-		if (unit && b->sched.now > start)
-			dly = (b->sched.now - start) / unit;
+		if (unit && d->sched->now > start)
+			dly = (d->sched->now - start) / unit;
 		if (dly > 255)
 			dly = 255;
 	}
@@ -184,18 +184,18 @@ uint32_t vb_chan_dmasr(const vb_board *b, const struct vb_chan *c)
 }
 
 /* What the SG engine or a data mover reported, in the hardware's order. */
-static void apply(vb_board *b, struct vb_chan *c, const struct vb_report *r)
+static void apply(struct vb_dma *d, struct vb_chan *c, const struct vb_report *r)
 {
 	if (!r->ev)
 		return;
 	if (r->ev & VB_EV_SG_ERROR)
 		chan_error(c, r->sr);
 	if (r->ev & VB_EV_DATA_ERROR)
-		data_error(b, c, r->bd_addr, r->sr, r->bd_bit, r->bytes);
+		data_error(d, c, r->bd_addr, r->sr, r->bd_bit, r->bytes);
 	if (r->ev & VB_EV_PACKET_BEGINS)
 		packet_begins(c);
 	if (r->ev & VB_EV_PACKET_DONE)
-		irq_packet(b, c, r->t);
+		irq_packet(d, c, r->t);
 	if (r->ev & VB_EV_IDLE)
 		chan_done(c);
 	if (r->ev & VB_EV_HALT)
@@ -204,46 +204,46 @@ static void apply(vb_board *b, struct vb_chan *c, const struct vb_report *r)
 
 /* ---- starting and stopping -------------------------------------------------- */
 
-static void probe_kick(vb_board *b, struct vb_chan *c)
+static void probe_kick(struct vb_dma *d, struct vb_chan *c)
 {
-	c->probe = (struct vb_probe){ .t_kick = b->sched.now, .t_sg_ar = VB_NO_TIME, .t_data_ar = VB_NO_TIME,
+	c->probe = (struct vb_probe){ .t_kick = d->sched->now, .t_sg_ar = VB_NO_TIME, .t_data_ar = VB_NO_TIME,
 				      .t_first_beat = VB_NO_TIME, .t_last_beat = VB_NO_TIME };
 }
 
 /* A tail write while the engine waits restarts fetching from next_bd. */
-static void sg_kick(vb_board *b, struct vb_chan *c)
+static void sg_kick(struct vb_dma *d, struct vb_chan *c)
 {
-	probe_kick(b, c);
+	probe_kick(d, c);
 	c->dmasr &= ~PG021_SR_IDLE;
 	c->first_after_kick = true;
 	if (vb_is_mm2s(c)) {
 		c->phase = PH_DATA;
-		vb_sg_mm2s_kick(b, c);
+		vb_sg_mm2s_kick(d, c);
 		return;
 	}
-	vb_sg_s2mm_fetch(b, c, b->sched.now);
+	vb_sg_s2mm_fetch(d, c, d->sched->now);
 }
 
-static void simple_start(vb_board *b, struct vb_chan *c)
+static void simple_start(struct vb_dma *d, struct vb_chan *c)
 {
-	probe_kick(b, c);
+	probe_kick(d, c);
 	c->dmasr &= ~PG021_SR_IDLE;
 	c->filled = 0;
 	c->bd_eof = false;
 	c->in_packet = false;
 	if (vb_is_mm2s(c)) {
 		c->phase = PH_DATA;
-		vb_sg_mm2s_simple(b, c);
+		vb_sg_mm2s_simple(d, c);
 		return;
 	}
 	c->bd_len = c->length;
 	c->phase = PH_STREAM_WAIT;
 	/* PG021 gives no LENGTH-write → ready figure: assume the tail-write → SG AR one. */
-	c->t_next = b->sched.now + b->lat.tail_to_sg_ar;
+	c->t_next = d->sched->now + d->lat.tail_to_sg_ar;
 }
 
 /* DMACR written (now = the value the register file accepted). */
-void vb_chan_control(vb_board *b, struct vb_chan *c, uint32_t old, uint32_t now)
+void vb_chan_control(struct vb_dma *d, struct vb_chan *c, uint32_t old, uint32_t now)
 {
 	c->dmacr = now;
 	c->thr_count = threshold_of(now);          /* reloaded on a software write */
@@ -258,7 +258,7 @@ void vb_chan_control(vb_board *b, struct vb_chan *c, uint32_t old, uint32_t now)
 	} else if (!(old & PG021_CR_RS) && (now & PG021_CR_RS) && c->stopping) {
 		c->stopping = false;  /* RS set again before the halt took effect: keep running */
 		if (vb_is_mm2s(c))
-			vb_sg_mm2s_tail_moved(b, c);
+			vb_sg_mm2s_tail_moved(d, c);
 	} else if ((old & PG021_CR_RS) && !(now & PG021_CR_RS) && running(c)) {
 		/* In-flight work completes, then Halted.  A BD only waiting for
 		 * stream data has nothing in flight. */
@@ -268,41 +268,41 @@ void vb_chan_control(vb_board *b, struct vb_chan *c, uint32_t old, uint32_t now)
 			c->stopping = true;
 			if (vb_is_mm2s(c)) {
 				struct vb_report r = { 0 };
-				vb_sg_mm2s_stop(b, c, &r);
-				apply(b, c, &r);
+				vb_sg_mm2s_stop(d, c, &r);
+				apply(d, c, &r);
 			}
 		}
 	}
 }
 
-void vb_chan_tail_written(vb_board *b, struct vb_chan *c)
+void vb_chan_tail_written(struct vb_dma *d, struct vb_chan *c)
 {
 	/* Halted: the register only records it.  Busy: the pause point moves. */
 	if (running(c) && c->phase == PH_IDLE)
-		sg_kick(b, c);
+		sg_kick(d, c);
 	else if (running(c) && vb_chan_busy(c) && vb_is_mm2s(c))
-		vb_sg_mm2s_tail_moved(b, c);
+		vb_sg_mm2s_tail_moved(d, c);
 }
 
-void vb_chan_length_written(vb_board *b, struct vb_chan *c, uint32_t v)
+void vb_chan_length_written(struct vb_dma *d, struct vb_chan *c, uint32_t v)
 {
 	if (vb_chan_busy(c))
 		return;               /* a transfer is under way: the write is ignored */
-	c->length = v & b->len_mask;
+	c->length = v & d->len_mask;
 	if (running(c) && c->length)
-		simple_start(b, c);
+		simple_start(d, c);
 }
 
 /* ---- the engine's clock ----------------------------------------------------- */
 
 /* S2MM in simple mode: the data mover fills DA; LENGTH reports the bytes. */
-static void s2mm_simple_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+static void s2mm_simple_step(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
 	if (c->phase != PH_DATA && c->phase != PH_STREAM_WAIT) {
 		c->t_next = VB_NO_TIME;
 		return;
 	}
-	if (vb_s2mm_step(b, c, t, r) != VB_S2MM_FULL)
+	if (vb_s2mm_step(d, c, t, r) != VB_S2MM_FULL)
 		return;
 	c->length = c->filled;
 	vb_report_packet_done(r, t);
@@ -310,48 +310,48 @@ static void s2mm_simple_step(vb_board *b, struct vb_chan *c, uint64_t t, struct 
 }
 
 /* When a channel next has something to do. */
-static uint64_t chan_next(const vb_board *b, struct vb_chan *c)
+static uint64_t chan_next(const struct vb_dma *d, struct vb_chan *c)
 {
 	if (!vb_chan_busy(c))
 		return VB_NO_TIME;
-	return vb_is_mm2s(c) ? vb_sg_mm2s_next_event(b, c) : c->t_next;
+	return vb_is_mm2s(c) ? vb_sg_mm2s_next_event(d, c) : c->t_next;
 }
 
 /* The core's next event, kept in dma_next: only a step, a register write, a
  * reset or a stream arrival can move it (each clears dma_next_valid). */
-static uint64_t next_event_scan(vb_board *b)
+static uint64_t next_event_scan(struct vb_dma *d)
 {
-	uint64_t t = b->reset_until;
+	uint64_t t = d->reset_until;
 
 	for (int i = 0; i < 2; i++) {
-		struct vb_chan *c = &b->ch[i];
-		uint64_t n = chan_next(b, c);
+		struct vb_chan *c = &d->ch[i];
+		uint64_t n = chan_next(d, c);
 		if (n < t)
 			t = n;
 		if (c->dly_deadline < t)
 			t = c->dly_deadline;
 	}
-	b->dma_next = t;
-	b->dma_next_valid = true;
+	d->next = t;
+	d->next_valid = true;
 	return t;
 }
 
 /* The board asks after every step and between CPU accesses. */
-uint64_t vb_dma_next_event(vb_board *b)
+uint64_t vb_dma_next_event(struct vb_dma *d)
 {
-	return b->dma_next_valid ? b->dma_next : next_event_scan(b);
+	return d->next_valid ? d->next : next_event_scan(d);
 }
 
-void vb_dma_step(vb_board *b, uint64_t t)
+void vb_dma_step(struct vb_dma *d, uint64_t t)
 {
-	b->dma_next_valid = false;
-	if (vb_dma_resetting(b)) {
-		if (t >= b->reset_until)
-			vb_dma_reset(b);
+	d->next_valid = false;
+	if (vb_dma_resetting(d)) {
+		if (t >= d->reset_until)
+			vb_dma_reset(d);
 		return; /* nothing else moves while the core resets */
 	}
 	for (int i = 0; i < 2; i++) {
-		struct vb_chan *c = &b->ch[i];
+		struct vb_chan *c = &d->ch[i];
 		if (c->dly_deadline == t) {
 			/* the timer runs only between packets */
 			if (vb_is_mm2s(c) && vb_sg_mm2s_packet_active(c, t))
@@ -359,28 +359,28 @@ void vb_dma_step(vb_board *b, uint64_t t)
 			else
 				irq_delay_fired(c);
 		}
-		if (chan_next(b, c) != t)
+		if (chan_next(d, c) != t)
 			continue;
 		struct vb_report r = { 0 };
 		if (vb_is_mm2s(c))
-			vb_sg_mm2s_step(b, c, t, &r);
-		else if (vb_sg(b))
-			vb_sg_s2mm_step(b, c, t, &r);
+			vb_sg_mm2s_step(d, c, t, &r);
+		else if (vb_sg(d))
+			vb_sg_s2mm_step(d, c, t, &r);
 		else
-			s2mm_simple_step(b, c, t, &r);
+			s2mm_simple_step(d, c, t, &r);
 		if (r.ev)
-			apply(b, c, &r);
+			apply(d, c, &r);
 	}
-	next_event_scan(b);   /* asked for next, found while this step's state is at hand */
+	next_event_scan(d);   /* asked for next, found while this step's state is at hand */
 }
 
 /* Stream data reached the S2MM input (the rx link's producer calls this hook):
  * a waiting channel wakes. */
 static void stream_arrived(void *consumer, uint64_t t)
 {
-	vb_board *b = consumer;
-	struct vb_chan *c = &b->ch[VB_S2MM];
-	b->dma_next_valid = false;
+	struct vb_dma *d = consumer;
+	struct vb_chan *c = &d->ch[VB_S2MM];
+	d->next_valid = false;
 	if (c->phase == PH_STREAM_WAIT && (c->t_next == VB_NO_TIME || c->t_next > t))
 		c->t_next = t;
 }

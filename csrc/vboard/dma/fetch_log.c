@@ -1,12 +1,11 @@
 /*
  * fetch_log.c - the MM2S channel's record of BD fetches, for reports.
  */
-#include "internal.h"
+#include "dma/dma.h"
 
 /* Reports draw BD fetches over time; the log stops growing at VB_FETCH_LOG_MAX. */
-void vb_fetch_log_add(vb_board *b, struct vb_chan *c, uint64_t t_issue, uint64_t t_done)
+void vb_fetch_log_add(struct vb_chan *c, uint64_t t_issue, uint64_t t_done)
 {
-	(void)b;
 	if (c->n_fetch_log >= VB_FETCH_LOG_MAX) {
 		c->fetch_log_dropped++;
 		return;

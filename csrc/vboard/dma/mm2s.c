@@ -37,15 +37,15 @@ static uint64_t drained_by(struct vb_mm2s *p, uint64_t bytes)
 }
 
 /* Earliest time the data mover may issue its next burst of `len` bytes. */
-static uint64_t next_issue_time(const vb_board *b, struct vb_chan *c, uint32_t len)
+static uint64_t next_issue_time(const struct vb_dma *d, struct vb_chan *c, uint32_t len)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	uint64_t t = p->ar_free;
 
-	if (p->nb >= b->cfg.outstanding)       /* outstanding limit: wait for the oldest data */
-		t = max64(t, p->bursts[(p->bh + p->nb - b->cfg.outstanding) % VB_BURSTS].t_arrived);
-	if (p->issued + len > b->cfg.fifo_bytes) /* FIFO room for the whole burst */
-		t = max64(t, drained_by(p, p->issued + len - b->cfg.fifo_bytes));
+	if (p->nb >= d->prm->outstanding)       /* outstanding limit: wait for the oldest data */
+		t = max64(t, p->bursts[(p->bh + p->nb - d->prm->outstanding) % VB_BURSTS].t_arrived);
+	if (p->issued + len > d->prm->fifo_bytes) /* FIFO room for the whole burst */
+		t = max64(t, drained_by(p, p->issued + len - d->prm->fifo_bytes));
 	return t;
 }
 
@@ -70,56 +70,56 @@ static void remember_burst(struct vb_mm2s *p, uint64_t end_bytes, uint64_t arriv
  * from a FIFO of consumer_fifo beats (fluid approximation per burst).  Beats
  * leave on clock edges; the beat observer (a trace) gets the first n - 1 back to back
  * and the last at its own edge: the model times a burst by its ends. */
-static void stream_beats(vb_board *b, struct vb_mm2s *p, uint64_t ready, uint64_t data_done, uint32_t n,
+static void stream_beats(struct vb_dma *d, struct vb_mm2s *p, uint64_t ready, uint64_t data_done, uint32_t n,
 			 bool gate_start, bool eof, uint64_t *first, uint64_t *last)
 {
 	uint64_t from = max64(ready, p->stream_free);
 	/* a stream that is behind its data starts on the edge it freed (no division) */
-	bool on_free = from == p->stream_free && p->stream_free_on_edge && p->stream_free_origin == b->clk.origin;
-	uint64_t k0 = on_free ? p->stream_free_k : vb_edge_index(&b->clk, from), k_end = k0 + n - 1;
-	uint64_t start = on_free ? p->stream_free : vb_edge_time(&b->clk, k0), end = vb_edge_time(&b->clk, k_end);
+	bool on_free = from == p->stream_free && p->stream_free_on_edge && p->stream_free_origin == d->clk->origin;
+	uint64_t k0 = on_free ? p->stream_free_k : vb_edge_index(d->clk, from), k_end = k0 + n - 1;
+	uint64_t start = on_free ? p->stream_free : vb_edge_time(d->clk, k0), end = vb_edge_time(d->clk, k_end);
 
 	/* The last beat waits for its data.  Data in by the n-th edge cannot index
 	 * past it (vb_edge_index is monotonic and inverts vb_edge_time there). */
-	if (!(data_done <= end && vb_edge_exact(&b->clk, end)) && vb_edge_index(&b->clk, data_done) > k_end) {
-		k_end = vb_edge_index(&b->clk, data_done);
-		end = vb_edge_time(&b->clk, k_end);
+	if (!(data_done <= end && vb_edge_exact(d->clk, end)) && vb_edge_index(d->clk, data_done) > k_end) {
+		k_end = vb_edge_index(d->clk, data_done);
+		end = vb_edge_time(d->clk, k_end);
 	}
-	if (b->tx.pace_on && *b->tx.pace_on) {
-		b->tx.pace(b->tx.pace_dev, start, end, n, gate_start, eof, first, last);
-		p->stream_free = vb_edge_time(&b->clk, vb_edge_index(&b->clk, *last) + 1);
+	if (d->tx.pace_on && *d->tx.pace_on) {
+		d->tx.pace(d->tx.pace_dev, start, end, n, gate_start, eof, first, last);
+		p->stream_free = vb_edge_time(d->clk, vb_edge_index(d->clk, *last) + 1);
 		p->stream_free_on_edge = false;
 		return;
 	}
-	if (b->consumer_ps > b->lat.clock) {
-		uint64_t backlog = p->cons_free > start ? (p->cons_free - start) / b->consumer_ps : 0;
-		if (backlog + n > b->cfg.consumer_fifo_beats) {
-			uint64_t wait = (backlog + n - b->cfg.consumer_fifo_beats) * b->consumer_ps;
-			if (vb_edge_index(&b->clk, start + wait) > k_end)
-				k_end = vb_edge_index(&b->clk, start + wait), end = vb_edge_time(&b->clk, k_end);
+	if (d->consumer_ps > d->lat.clock) {
+		uint64_t backlog = p->cons_free > start ? (p->cons_free - start) / d->consumer_ps : 0;
+		if (backlog + n > d->consumer_fifo_beats) {
+			uint64_t wait = (backlog + n - d->consumer_fifo_beats) * d->consumer_ps;
+			if (vb_edge_index(d->clk, start + wait) > k_end)
+				k_end = vb_edge_index(d->clk, start + wait), end = vb_edge_time(d->clk, k_end);
 		}
-		p->cons_free = max64(p->cons_free, start) + n * b->consumer_ps;
+		p->cons_free = max64(p->cons_free, start) + n * d->consumer_ps;
 	}
-	if (b->tx.watch && *b->tx.watch) {   /* per-beat work only when a trace is recorded */
+	if (d->tx.watch && *d->tx.watch) {   /* per-beat work only when a trace is recorded */
 		for (uint32_t i = 0; i + 1 < n; i++)
-			b->tx.beat(b->tx.beat_dev, vb_edge_time(&b->clk, k0 + i), false);
-		b->tx.beat(b->tx.beat_dev, end, eof);
+			d->tx.beat(d->tx.beat_dev, vb_edge_time(d->clk, k0 + i), false);
+		d->tx.beat(d->tx.beat_dev, end, eof);
 	}
 	*first = start;
 	*last = end;
-	p->stream_free = vb_edge_time(&b->clk, k_end + 1);
+	p->stream_free = vb_edge_time(d->clk, k_end + 1);
 	p->stream_free_k = k_end + 1;
-	p->stream_free_on_edge = vb_edge_exact(&b->clk, p->stream_free);
-	p->stream_free_origin = b->clk.origin;
+	p->stream_free_on_edge = vb_edge_exact(d->clk, p->stream_free);
+	p->stream_free_origin = d->clk->origin;
 }
 
 /* Issue one burst of the BD the data mover works on (its index is p->dm). */
-void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
+void vb_mm2s_issue_burst(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	struct vb_qbd *e = vb_qat(p, p->dm);
 	uint64_t addr = e->buf + (vb_keyhole(c) ? 0 : e->issued);
-	uint64_t burst_max = (uint64_t)b->cfg.max_burst * b->data_bytes;
+	uint64_t burst_max = (uint64_t)d->prm->max_burst * d->data_bytes;
 	uint64_t to_4k = PG021_BOUNDARY_4K - (addr & (PG021_BOUNDARY_4K - 1));
 	uint32_t len = (uint32_t)(e->len - e->issued), nbeats;
 	uint64_t first, done, last_data, s_first, s_last;
@@ -128,13 +128,13 @@ void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 		len = (uint32_t)burst_max;
 	if (len > to_4k)
 		len = (uint32_t)to_4k;
-	nbeats = (len + b->data_bytes - 1) / b->data_bytes;
-	first = vb_ic_read(b, t, addr, len, &done);
+	nbeats = (len + d->data_bytes - 1) / d->data_bytes;
+	first = vb_ic_read(d->ic, t, addr, len, &done);
 	/* The data arrives spread over [first, done]: the last beat's data is
 	 * complete one beat's share before `done` (a one-beat burst at `first`). */
 	last_data = nbeats > 1 ? done - (done - first) / nbeats : first;
-	stream_beats(b, p, first + b->lat.ar_to_tvalid,
-		     last_data + b->lat.ar_to_tvalid, nbeats,
+	stream_beats(d, p, first + d->lat.ar_to_tvalid,
+		     last_data + d->lat.ar_to_tvalid, nbeats,
 		     e->issued == 0 && !p->dm_in_packet, e->eof && e->issued + len == e->len, &s_first, &s_last);
 	if (e->issued == 0)
 		e->t_first = s_first;
@@ -146,7 +146,7 @@ void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	c->probe.bytes += len;
 	e->issued += len;
 	p->issued += len;
-	p->ar_free = t + b->lat.clock;
+	p->ar_free = t + d->lat.clock;
 	remember_burst(p, p->issued, done, s_last);
 	c->stats.data_bursts++;
 	if (e->issued == e->len) {
@@ -167,54 +167,54 @@ static struct vb_qbd *dm_entry(struct vb_mm2s *p)
 	return e->err_sr ? NULL : e;      /* an errored BD stops the data mover */
 }
 
-uint64_t vb_mm2s_dm_time(const vb_board *b, struct vb_chan *c)
+uint64_t vb_mm2s_dm_time(const struct vb_dma *d, struct vb_chan *c)
 {
 	struct vb_qbd *e = dm_entry(&c->mm2s);
-	uint64_t burst_max = (uint64_t)b->cfg.max_burst * b->data_bytes;
+	uint64_t burst_max = (uint64_t)d->prm->max_burst * d->data_bytes;
 	uint64_t left;
 	if (!e)
 		return VB_NO_TIME;
 	left = e->len - e->issued;
-	return max64(e->t_cmd, next_issue_time(b, c, (uint32_t)(left < burst_max ? left : burst_max)));
+	return max64(e->t_cmd, next_issue_time(d, c, (uint32_t)(left < burst_max ? left : burst_max)));
 }
 
 /* Read a buffer honouring the keyhole bit (FIXED bursts re-read one beat). */
-static void mm2s_read(vb_board *b, const struct vb_chan *c, uint8_t *dst, const uint8_t *src, uint64_t len)
+static void mm2s_read(struct vb_dma *d, const struct vb_chan *c, uint8_t *dst, const uint8_t *src, uint64_t len)
 {
 	if (!(c->dmacr & PG021_CR_KEYHOLE)) {
 		memcpy(dst, src, len);
 		return;
 	}
 	for (uint64_t i = 0; i < len; i++)
-		dst[i] = src[i % b->data_bytes];
+		dst[i] = src[i % d->data_bytes];
 }
 
 /* MM2S data leaves on the stream.  The fetch checked the buffer and found its
  * host memory (regions never move), so no lookup is repeated per BD unless
  * the keyhole bit changed since and more bytes are read than were checked.
  * When no sink of the stream keeps bytes (timing only) no byte is read. */
-void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64_t t_first)
+void vb_mm2s_emit(struct vb_dma *d, struct vb_chan *c, const struct vb_qbd *e, uint64_t t_first)
 {
 	bool keyhole = vb_keyhole(c);
-	uint64_t len = e->len, need = keyhole ? b->data_bytes : len;
+	uint64_t len = e->len, need = keyhole ? d->data_bytes : len;
 	const uint8_t *buf = e->host;
 
 	c->stats.bytes_moved += len;
-	VB_COH_DMA(b, e->buf, keyhole && len > b->data_bytes ? b->data_bytes : len, false, t_first);
-	if (!b->tx.bytes) {
-		vb_stream_push(&b->tx, NULL, len, e->eof, t_first, e->t_last);
+	VB_COH_DMA(d->coh, e->buf, keyhole && len > d->data_bytes ? d->data_bytes : len, false, t_first);
+	if (!d->tx.bytes) {
+		vb_stream_push(&d->tx, NULL, len, e->eof, t_first, e->t_last);
 		return;
 	}
 	if (need > e->host_len) {
 		uint8_t *host;
-		if (vb_dma_access(b, e->buf, need, &host) != VB_ACC_OK)
+		if (vb_dma_access(d->memory, e->buf, need, &host) != VB_ACC_OK)
 			return;
 		buf = host;
 	}
 	if (keyhole) {
-		uint8_t *copy = vb_scratch_get(&b->scratch, len);
-		mm2s_read(b, c, copy, buf, len);
+		uint8_t *copy = vb_scratch_get(&d->scratch, len);
+		mm2s_read(d, c, copy, buf, len);
 		buf = copy;
 	}
-	vb_stream_push(&b->tx, buf, len, e->eof, t_first, e->t_last);
+	vb_stream_push(&d->tx, buf, len, e->eof, t_first, e->t_last);
 }

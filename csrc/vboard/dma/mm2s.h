@@ -9,11 +9,11 @@
 #pragma GCC visibility push(hidden)
 
 /* When the data mover may issue its next burst (VB_NO_TIME: nothing to do). */
-uint64_t vb_mm2s_dm_time(const vb_board *b, struct vb_chan *c);
+uint64_t vb_mm2s_dm_time(const struct vb_dma *d, struct vb_chan *c);
 /* Issue one read burst of the BD at queue index p->dm. */
-void vb_mm2s_issue_burst(vb_board *b, struct vb_chan *c, uint64_t t);
+void vb_mm2s_issue_burst(struct vb_dma *d, struct vb_chan *c, uint64_t t);
 /* A streamed BD's data leaves on the stream (its packet began at t_first). */
-void vb_mm2s_emit(vb_board *b, struct vb_chan *c, const struct vb_qbd *e, uint64_t t_first);
+void vb_mm2s_emit(struct vb_dma *d, struct vb_chan *c, const struct vb_qbd *e, uint64_t t_first);
 
 #pragma GCC visibility pop
 

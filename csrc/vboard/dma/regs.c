@@ -22,8 +22,8 @@ enum vb_dma_reg {
 	R_LENGTH       = PG021_LENGTH / 4,
 };
 
-static bool sg_build(const vb_board *b) { return vb_sg(b); }
-static bool addr64(const vb_board *b) { return vb_addr64(b); }
+static bool sg_build(const struct vb_dma *d) { return vb_sg(d); }
+static bool addr64(const struct vb_dma *d) { return vb_addr64(d); }
 static bool has_error(const struct vb_chan *c) { return (c->dmasr & PG021_SR_ERR_ALL) != 0; }
 static bool running(const struct vb_chan *c) { return !vb_chan_halted(c); }
 static unsigned threshold_of(uint32_t dmacr) { return SG_FIELD_GET(PG021_CR_THRESHOLD, dmacr); }
@@ -32,31 +32,31 @@ static uint64_t set_lo(uint64_t reg, uint32_t v) { return (reg & 0xFFFFFFFF00000
 static uint64_t set_hi(uint64_t reg, uint32_t v) { return (reg & 0xFFFFFFFFull) | ((uint64_t)v << 32); }
 static uint32_t bd_aligned(uint32_t v) { return v & ~(uint32_t)(PG021_BD_ALIGN - 1); }
 
-static uint32_t msb_mask(const vb_board *b)
+static uint32_t msb_mask(const struct vb_dma *d)
 {
-	return b->cfg.addr_width >= 64 ? 0xFFFFFFFFu : (uint32_t)((1ull << (b->cfg.addr_width - 32)) - 1);
+	return d->prm->addr_width >= 64 ? 0xFFFFFFFFu : (uint32_t)((1ull << (d->prm->addr_width - 32)) - 1);
 }
 
 /* The channel block an offset falls in and its register index; false for
  * SG_CTL, the space past both channels and misaligned offsets. */
-static bool decode(vb_board *b, uint32_t off, struct vb_chan **c, enum vb_dma_reg *r)
+static bool decode(struct vb_dma *d, uint32_t off, struct vb_chan **c, enum vb_dma_reg *r)
 {
 	if (off >= PG021_REG_SPAN || off == PG021_SG_CTL || (off & 3u))
 		return false;
-	*c = &b->ch[off >= PG021_S2MM_BASE];
+	*c = &d->ch[off >= PG021_S2MM_BASE];
 	*r = (enum vb_dma_reg)((off % PG021_CHAN_SPAN) / 4);
 	return true;
 }
 
 /* DMACR: the writable fields; Reset starts a soft reset of the whole core. */
-static void cr_write(vb_board *b, struct vb_chan *c, uint32_t v)
+static void cr_write(struct vb_dma *d, struct vb_chan *c, uint32_t v)
 {
 	const uint32_t writable = PG021_CR_RS | PG021_CR_KEYHOLE | PG021_CR_CYCLIC | PG021_CR_IRQ_ALL |
 				  PG021_CR_THRESHOLD | PG021_CR_DELAY;
 	uint32_t old = c->dmacr, now;
 
 	if (v & PG021_CR_RESET) {
-		vb_dma_soft_reset(b);
+		vb_dma_soft_reset(d);
 		return;
 	}
 	now = (v & writable) | PG021_CR_RSVD1;
@@ -69,7 +69,7 @@ static void cr_write(vb_board *b, struct vb_chan *c, uint32_t v)
 	/* An error halts the channel until a soft reset: RS cannot be set again. */
 	if (has_error(c))
 		now &= ~PG021_CR_RS;
-	vb_chan_control(b, c, old, now);
+	vb_chan_control(d, c, old, now);
 }
 
 /* DMASR: the interrupt bits are write-1-to-clear, the rest read-only. */
@@ -91,11 +91,10 @@ const char *vb_guest_error_name(enum vb_guest_error kind)
 	return kind < VB_GE_COUNT ? guest_error_names[kind] : "?";
 }
 
-const struct vb_dma_guest_errors *vb_dma_guest_errors(const vb_board *b) { return &b->guest; }
 
-static void guest_error(vb_board *b, enum vb_guest_error kind, bool write, uint32_t off, uint32_t v)
+static void guest_error(struct vb_dma *d, enum vb_guest_error kind, bool write, uint32_t off, uint32_t v)
 {
-	struct vb_dma_guest_errors *g = &b->guest;
+	struct vb_dma_guest_errors *g = &d->guest;
 	g->count[kind]++;
 	g->last_offset[kind] = off;
 	if (g->logged[kind])
@@ -119,13 +118,13 @@ static bool mapped_offset(uint32_t off)
 }
 
 /* A register this build has (SG registers or simple-mode registers; MSB halves only beyond 32 bits). */
-static bool built_offset(const vb_board *b, uint32_t off)
+static bool built_offset(const struct vb_dma *d, uint32_t off)
 {
 	switch (off % PG021_CHAN_SPAN) {
-	case PG021_CURDESC: case PG021_TAILDESC: return sg_build(b);
-	case PG021_CURDESC_MSB: case PG021_TAILDESC_MSB: return sg_build(b) && addr64(b);
-	case PG021_ADDR: case PG021_LENGTH: return !sg_build(b);
-	case PG021_ADDR_MSB: return !sg_build(b) && addr64(b);
+	case PG021_CURDESC: case PG021_TAILDESC: return sg_build(d);
+	case PG021_CURDESC_MSB: case PG021_TAILDESC_MSB: return sg_build(d) && addr64(d);
+	case PG021_ADDR: case PG021_LENGTH: return !sg_build(d);
+	case PG021_ADDR_MSB: return !sg_build(d) && addr64(d);
 	default: return true;
 	}
 }
@@ -133,124 +132,124 @@ static bool built_offset(const vb_board *b, uint32_t off)
 /* Reads: misaligned or unmapped offsets are guest errors (absent registers of the map read 0 quietly:
  * drivers read the MSB halves on every build).  Writes also may not target absent registers, reserved
  * DMACR bits or DMASR's read-only bits, nor CURDESC while the channel runs. */
-static bool guest_read_ok(vb_board *b, uint32_t off)
+static bool guest_read_ok(struct vb_dma *d, uint32_t off)
 {
 	if (off & 3)
-		guest_error(b, VB_GE_MISALIGNED, false, off, 0);
+		guest_error(d, VB_GE_MISALIGNED, false, off, 0);
 	else if (!mapped_offset(off))
-		guest_error(b, VB_GE_RESERVED, false, off, 0);
+		guest_error(d, VB_GE_RESERVED, false, off, 0);
 	else
 		return true;
 	return false;
 }
 
-static bool guest_write_ok(vb_board *b, uint32_t off, uint32_t v)
+static bool guest_write_ok(struct vb_dma *d, uint32_t off, uint32_t v)
 {
 	const uint32_t cr_defined = PG021_CR_RS | PG021_CR_RSVD1 | PG021_CR_RESET | PG021_CR_KEYHOLE |
 				    PG021_CR_CYCLIC | PG021_CR_IRQ_ALL | PG021_CR_THRESHOLD | PG021_CR_DELAY;
-	const struct vb_chan *c = &b->ch[off >= PG021_S2MM_BASE];
+	const struct vb_chan *c = &d->ch[off >= PG021_S2MM_BASE];
 	if (off & 3) {
-		guest_error(b, VB_GE_MISALIGNED, true, off, v);
+		guest_error(d, VB_GE_MISALIGNED, true, off, v);
 		return false;
 	}
-	if (!mapped_offset(off) || !built_offset(b, off)) {
-		guest_error(b, VB_GE_RESERVED, true, off, v);
+	if (!mapped_offset(off) || !built_offset(d, off)) {
+		guest_error(d, VB_GE_RESERVED, true, off, v);
 		return false;
 	}
 	switch (off % PG021_CHAN_SPAN) {
 	case PG021_DMACR:
 		if (v & ~cr_defined)
-			guest_error(b, VB_GE_RESERVED, true, off, v);   /* the defined bits still take effect */
+			guest_error(d, VB_GE_RESERVED, true, off, v);   /* the defined bits still take effect */
 		return true;
 	case PG021_DMASR:
 		if (v & ~(PG021_SR_IRQ_ALL | PG021_SR_THRESHOLD_STS | PG021_SR_DELAY_STS) & ~c->dmasr)
-			guest_error(b, VB_GE_READ_ONLY, true, off, v);   /* writing back what was read is fine */
+			guest_error(d, VB_GE_READ_ONLY, true, off, v);   /* writing back what was read is fine */
 		return true;
 	case PG021_CURDESC: case PG021_CURDESC_MSB:
 		if (!vb_chan_halted(c))
-			guest_error(b, VB_GE_READ_ONLY, true, off, v);
+			guest_error(d, VB_GE_READ_ONLY, true, off, v);
 		return true;
 	default:
 		return true;
 	}
 }
 
-uint32_t vb_dma_read(vb_board *b, uint32_t off)
+uint32_t vb_dma_read(struct vb_dma *d, uint32_t off)
 {
 	struct vb_chan *c;
 	enum vb_dma_reg r;
 
-	if (!guest_read_ok(b, off) || !decode(b, off, &c, &r))
+	if (!guest_read_ok(d, off) || !decode(d, off, &c, &r))
 		return 0;
 	switch (r) {
 	case R_DMACR: return c->dmacr;
-	case R_DMASR: return vb_chan_dmasr(b, c);
-	case R_CURDESC: return sg_build(b) ? (uint32_t)c->curdesc : 0;
-	case R_CURDESC_MSB: return sg_build(b) && addr64(b) ? (uint32_t)(c->curdesc >> 32) : 0;
-	case R_TAILDESC: return sg_build(b) ? (uint32_t)c->taildesc : 0;
-	case R_TAILDESC_MSB: return sg_build(b) && addr64(b) ? (uint32_t)(c->taildesc >> 32) : 0;
-	case R_ADDR: return sg_build(b) ? 0 : (uint32_t)c->addr;
-	case R_ADDR_MSB: return !sg_build(b) && addr64(b) ? (uint32_t)(c->addr >> 32) : 0;
-	case R_LENGTH: return sg_build(b) ? 0 : c->length;
+	case R_DMASR: return vb_chan_dmasr(d, c);
+	case R_CURDESC: return sg_build(d) ? (uint32_t)c->curdesc : 0;
+	case R_CURDESC_MSB: return sg_build(d) && addr64(d) ? (uint32_t)(c->curdesc >> 32) : 0;
+	case R_TAILDESC: return sg_build(d) ? (uint32_t)c->taildesc : 0;
+	case R_TAILDESC_MSB: return sg_build(d) && addr64(d) ? (uint32_t)(c->taildesc >> 32) : 0;
+	case R_ADDR: return sg_build(d) ? 0 : (uint32_t)c->addr;
+	case R_ADDR_MSB: return !sg_build(d) && addr64(d) ? (uint32_t)(c->addr >> 32) : 0;
+	case R_LENGTH: return sg_build(d) ? 0 : c->length;
 	default: return 0;
 	}
 }
 
-void vb_dma_write(vb_board *b, uint32_t off, uint32_t v)
+void vb_dma_write(struct vb_dma *d, uint32_t off, uint32_t v)
 {
 	struct vb_chan *c;
 	enum vb_dma_reg r;
 
-	b->dma_next_valid = false;    /* a write may start, stop or move the engine */
-	if (!guest_write_ok(b, off, v) || vb_dma_resetting(b) || !decode(b, off, &c, &r))
+	d->next_valid = false;    /* a write may start, stop or move the engine */
+	if (!guest_write_ok(d, off, v) || vb_dma_resetting(d) || !decode(d, off, &c, &r))
 		return;
 	switch (r) {
 	case R_DMACR:
-		cr_write(b, c, v);
+		cr_write(d, c, v);
 		break;
 	case R_DMASR:
 		sr_write(c, v);
 		break;
 	case R_CURDESC:
 		/* Writable only while halted; bits 5:0 reserved. */
-		if (sg_build(b) && vb_chan_halted(c))
+		if (sg_build(d) && vb_chan_halted(c))
 			c->next_bd = c->curdesc = set_lo(c->curdesc, bd_aligned(v));
 		break;
 	case R_CURDESC_MSB:
-		if (sg_build(b) && addr64(b) && vb_chan_halted(c))
-			c->next_bd = c->curdesc = set_hi(c->curdesc, v & msb_mask(b));
+		if (sg_build(d) && addr64(d) && vb_chan_halted(c))
+			c->next_bd = c->curdesc = set_hi(c->curdesc, v & msb_mask(d));
 		break;
 	case R_TAILDESC:
-		if (!sg_build(b))
+		if (!sg_build(d))
 			break;
 		c->taildesc = set_lo(c->taildesc, bd_aligned(v));
-		if (!addr64(b))
-			vb_chan_tail_written(b, c);   /* > 32-bit: the MSB write is the trigger */
+		if (!addr64(d))
+			vb_chan_tail_written(d, c);   /* > 32-bit: the MSB write is the trigger */
 		break;
 	case R_TAILDESC_MSB:
-		if (sg_build(b) && addr64(b)) {
-			c->taildesc = set_hi(c->taildesc, v & msb_mask(b));
-			vb_chan_tail_written(b, c);
+		if (sg_build(d) && addr64(d)) {
+			c->taildesc = set_hi(c->taildesc, v & msb_mask(d));
+			vb_chan_tail_written(d, c);
 		}
 		break;
 	case R_ADDR:
-		if (!sg_build(b) && !vb_chan_busy(c))
+		if (!sg_build(d) && !vb_chan_busy(c))
 			c->addr = set_lo(c->addr, v);
 		break;
 	case R_ADDR_MSB:
-		if (!sg_build(b) && addr64(b) && !vb_chan_busy(c))
-			c->addr = set_hi(c->addr, v & msb_mask(b));
+		if (!sg_build(d) && addr64(d) && !vb_chan_busy(c))
+			c->addr = set_hi(c->addr, v & msb_mask(d));
 		break;
 	case R_LENGTH:
-		if (!sg_build(b))
-			vb_chan_length_written(b, c, v);
+		if (!sg_build(d))
+			vb_chan_length_written(d, c, v);
 		break;
 	default:
 		break;
 	}
 }
 
-/* ---- bus glue: the DMA's register window (dev = the board) ---------------- */
+/* ---- bus glue: the DMA's register window (dev = its struct vb_dma) ---------------- */
 
 static uint32_t ops_read(void *dev, uint64_t off) { return vb_dma_read(dev, (uint32_t)off); }
 static void ops_write(void *dev, uint64_t off, uint32_t v) { vb_dma_write(dev, (uint32_t)off, v); }

@@ -9,8 +9,8 @@
 
 #pragma GCC visibility push(hidden)
 
-uint32_t vb_dma_read(vb_board *b, uint32_t off);
-void vb_dma_write(vb_board *b, uint32_t off, uint32_t value);
+uint32_t vb_dma_read(struct vb_dma *d, uint32_t off);
+void vb_dma_write(struct vb_dma *d, uint32_t off, uint32_t value);
 
 #pragma GCC visibility pop
 

@@ -21,7 +21,7 @@
 #ifndef SGDMA_VBOARD_DMA_REPORT_H
 #define SGDMA_VBOARD_DMA_REPORT_H
 
-#include "internal.h"
+#include "dma/dma.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -64,8 +64,8 @@ static inline void vb_report_packet_done(struct vb_report *r, uint64_t t)
 }
 
 /* ---- predicates shared by the layers ---- */
-static inline bool vb_sg(const vb_board *b) { return b->cfg.include_sg != 0; }
-static inline bool vb_addr64(const vb_board *b) { return b->cfg.addr_width > 32; }
+static inline bool vb_sg(const struct vb_dma *d) { return d->prm->include_sg != 0; }
+static inline bool vb_addr64(const struct vb_dma *d) { return d->prm->addr_width > 32; }
 static inline bool vb_chan_halted(const struct vb_chan *c) { return (c->dmasr & PG021_SR_HALTED) != 0; }
 static inline bool vb_chan_busy(const struct vb_chan *c) { return c->phase >= PH_FETCH; }
 static inline bool vb_is_mm2s(const struct vb_chan *c) { return c->id == VB_MM2S; }

@@ -21,15 +21,15 @@
 #include "dma/s2mm.h"
 #include "mem/coherency.h"
 
-static uint64_t beats(const vb_board *b, uint64_t bytes)
+static uint64_t beats(const struct vb_dma *d, uint64_t bytes)
 {
-	return (bytes + b->data_bytes - 1) / b->data_bytes;
+	return (bytes + d->data_bytes - 1) / d->data_bytes;
 }
 
 /* Data bursts of one buffer: at most max_burst beats, never crossing 4 KiB. */
-static uint64_t count_bursts(const vb_board *b, uint64_t addr, uint64_t len)
+static uint64_t count_bursts(const struct vb_dma *d, uint64_t addr, uint64_t len)
 {
-	uint64_t n = 0, burst_bytes = (uint64_t)b->cfg.max_burst * b->data_bytes;
+	uint64_t n = 0, burst_bytes = (uint64_t)d->prm->max_burst * d->data_bytes;
 	while (len) {
 		uint64_t to_4k = PG021_BOUNDARY_4K - (addr & (PG021_BOUNDARY_4K - 1));
 		uint64_t step = len < burst_bytes ? len : burst_bytes;
@@ -45,31 +45,31 @@ static uint64_t count_bursts(const vb_board *b, uint64_t addr, uint64_t len)
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* When the next burst's AW may go out. */
-static uint64_t next_aw(const vb_board *b, const struct vb_chan *c)
+static uint64_t next_aw(const struct vb_dma *d, const struct vb_chan *c)
 {
 	const struct vb_s2mm_w *w = &c->w;
-	uint64_t aw = max64(w->aw_free, w->t0 + vb_clocks(b, (double)w->beats));
-	if (w->nb >= b->cfg.write_outstanding)
+	uint64_t aw = max64(w->aw_free, w->t0 + vb_dma_clocks(d, (double)w->beats));
+	if (w->nb >= d->prm->write_outstanding)
 		aw = max64(aw, w->bresp[w->bh]);
 	return aw;
 }
 
 /* Issue one write burst at t (AW, its W data as the stream brings it, B). */
-static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
+static void issue_burst(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 {
 	struct vb_s2mm_w *w = &c->w;
-	uint64_t burst_max = (uint64_t)b->cfg.max_burst * b->data_bytes;
+	uint64_t burst_max = (uint64_t)d->prm->max_burst * d->data_bytes;
 	uint64_t addr = w->base + (vb_keyhole(c) ? 0 : w->off);
 	uint64_t to_4k = PG021_BOUNDARY_4K - ((w->base + w->off) & (PG021_BOUNDARY_4K - 1));
 	uint64_t len = w->left < burst_max ? w->left : burst_max, nbeats, bresp, t_wlast;
 
 	if (len > to_4k)
 		len = to_4k;
-	nbeats = beats(b, len);
+	nbeats = beats(d, len);
 	/* W follows AW as the stream brings it: the burst's last beat leaves at t_wlast */
-	t_wlast = max64(t, w->t0 + vb_clocks(b, (double)(w->beats + nbeats)));
-	bresp = vb_ic_write_burst(b, t, t_wlast, addr, (uint32_t)len);
-	if (w->nb >= b->cfg.write_outstanding) {
+	t_wlast = max64(t, w->t0 + vb_dma_clocks(d, (double)(w->beats + nbeats)));
+	bresp = vb_ic_write_burst(d->ic, t, t_wlast, addr, (uint32_t)len);
+	if (w->nb >= d->prm->write_outstanding) {
 		w->bh = (w->bh + 1) % VB_OUTSTANDING_MAX;
 		w->nb--;
 	}
@@ -79,13 +79,13 @@ static void issue_burst(vb_board *b, struct vb_chan *c, uint64_t t)
 	w->off += len;
 	w->left -= len;
 	w->beats += nbeats;
-	w->aw_free = t + b->lat.clock;
+	w->aw_free = t + d->lat.clock;
 	c->phase = PH_DATA;
-	c->t_next = w->left ? next_aw(b, c) : max64(w->done, w->t0 + vb_clocks(b, (double)w->total_beats));
+	c->t_next = w->left ? next_aw(d, c) : max64(w->done, w->t0 + vb_dma_clocks(d, (double)w->total_beats));
 }
 
 /* A chunk of `len` bytes taken from the stream at t goes out as bursts. */
-static void start_chunk(vb_board *b, struct vb_chan *c, uint64_t t, bool first, uint64_t addr, uint64_t len)
+static void start_chunk(struct vb_dma *d, struct vb_chan *c, uint64_t t, bool first, uint64_t addr, uint64_t len)
 {
 	struct vb_s2mm_w *w = &c->w;
 
@@ -94,22 +94,22 @@ static void start_chunk(vb_board *b, struct vb_chan *c, uint64_t t, bool first, 
 	w->left = len;
 	w->t0 = t;
 	w->beats = 0;
-	w->total_beats = beats(b, len);
-	w->aw_free = max64(w->aw_free, t + (first ? b->lat.s2mm_tvalid_to_aw : 0));
+	w->total_beats = beats(d, len);
+	w->aw_free = max64(w->aw_free, t + (first ? d->lat.s2mm_tvalid_to_aw : 0));
 	w->done = t;
 	c->phase = PH_DATA;
-	c->t_next = len ? next_aw(b, c) : t;
+	c->t_next = len ? next_aw(d, c) : t;
 }
 
-static bool is_last_armed(const vb_board *b, const struct vb_chan *c)
+static bool is_last_armed(const struct vb_dma *d, const struct vb_chan *c)
 {
-	if (!vb_sg(b))
+	if (!vb_sg(d))
 		return true;
 	return !c->cyclic && c->bd_addr == c->taildesc;
 }
 
 /* Pull whatever stream data is available at t into the armed buffer. */
-enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+enum vb_s2mm_result vb_s2mm_step(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
 	uint64_t cap, addr, got, avail;
 	uint8_t *host;
@@ -117,16 +117,16 @@ enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, str
 	bool last = false;
 
 	if (c->w.left) {             /* bursts of the current chunk still to issue */
-		issue_burst(b, c, t);
+		issue_burst(d, c, t);
 		return VB_S2MM_BUSY;
 	}
 	cap = c->bd_len - c->filled;
-	avail = b->rx.next_time(b->rx.dev, cap, t);
+	avail = d->rx.next_time(d->rx.dev, cap, t);
 
 	if (c->bd_eof || cap == 0) {
 		/* Buffer full without TLAST: the packet continues into the next BD,
 		 * which must exist and this BD must be a whole number of beats. */
-		if (!c->bd_eof && (c->filled % b->data_bytes || is_last_armed(b, c))) {
+		if (!c->bd_eof && (c->filled % d->data_bytes || is_last_armed(d, c))) {
 			vb_report_data_error(r, c->bd_addr, PG021_SR_DMAINTERR, PG021_BD_STS_INTERR, c->filled);
 			return VB_S2MM_STOPPED;
 		}
@@ -141,35 +141,35 @@ enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, str
 		}
 		return VB_S2MM_BUSY;
 	}
-	addr = (vb_sg(b) ? vb_bd_buffer(b, &c->bd) : c->addr) + c->filled;
-	acc = vb_dma_access(b, addr, vb_keyhole(c) ? b->data_bytes : cap, &host);
+	addr = (vb_sg(d) ? vb_bd_buffer(d, &c->bd) : c->addr) + c->filled;
+	acc = vb_dma_access(d->memory, addr, vb_keyhole(c) ? d->data_bytes : cap, &host);
 	if (acc != VB_ACC_OK) {
-		uint8_t *sink = vb_scratch_get(&b->scratch, cap);
-		b->rx.take(b->rx.dev, sink, cap, t, &last); /* the beats are consumed and lost */
+		uint8_t *sink = vb_scratch_get(&d->scratch, cap);
+		d->rx.take(d->rx.dev, sink, cap, t, &last); /* the beats are consumed and lost */
 		vb_report_data_error(r, c->bd_addr, vb_access_sr_bit(acc), vb_access_bd_bit(acc), c->filled);
 		return VB_S2MM_STOPPED;
 	}
 	if (vb_keyhole(c)) {
-		uint8_t *tmp = vb_scratch_get(&b->scratch, cap);
-		got = b->rx.take(b->rx.dev, tmp, cap, t, &last);
+		uint8_t *tmp = vb_scratch_get(&d->scratch, cap);
+		got = d->rx.take(d->rx.dev, tmp, cap, t, &last);
 		if (got)
-			memcpy(host, tmp + ((got - 1) / b->data_bytes) * b->data_bytes,
-			       got - ((got - 1) / b->data_bytes) * b->data_bytes);
+			memcpy(host, tmp + ((got - 1) / d->data_bytes) * d->data_bytes,
+			       got - ((got - 1) / d->data_bytes) * d->data_bytes);
 	} else {
-		got = b->rx.take(b->rx.dev, host, cap, t, &last);
+		got = d->rx.take(d->rx.dev, host, cap, t, &last);
 	}
-	VB_COH_DMA(b, addr, vb_keyhole(c) && got > b->data_bytes ? b->data_bytes : got, true, t);
+	VB_COH_DMA(d->coh, addr, vb_keyhole(c) && got > d->data_bytes ? d->data_bytes : got, true, t);
 	if (got && c->filled == 0 && c->packet_sof)
 		r->ev |= VB_EV_PACKET_BEGINS;
-	c->stats.data_bursts += count_bursts(b, addr, got);
+	c->stats.data_bursts += count_bursts(d, addr, got);
 	c->stats.bytes_moved += got;
 	if (c->probe.t_first_beat == VB_NO_TIME) {
 		c->probe.t_first_beat = t;
-		c->probe.t_data_ar = t + b->lat.s2mm_tvalid_to_aw;
+		c->probe.t_data_ar = t + d->lat.s2mm_tvalid_to_aw;
 	}
-	c->probe.t_last_beat = t + vb_clocks(b, (double)beats(b, got));
+	c->probe.t_last_beat = t + vb_dma_clocks(d, (double)beats(d, got));
 	c->probe.bytes += got;
-	start_chunk(b, c, t, c->filled == 0, addr, got);
+	start_chunk(d, c, t, c->filled == 0, addr, got);
 	c->filled += (uint32_t)got;
 	c->bd_eof = last;
 	return VB_S2MM_BUSY;

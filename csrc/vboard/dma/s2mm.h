@@ -13,7 +13,7 @@ enum vb_s2mm_result {
 	VB_S2MM_FULL,     /* the buffer is complete (full or TLAST) */
 	VB_S2MM_STOPPED,  /* an error or a halt is in the report */
 };
-enum vb_s2mm_result vb_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r);
+enum vb_s2mm_result vb_s2mm_step(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r);
 
 #pragma GCC visibility pop
 

@@ -28,34 +28,34 @@ static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* ==== MM2S: the BD queue ==================================================== */
 
-static void fetch_start(vb_board *b, struct vb_chan *c, uint64_t t)
+static void fetch_start(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	uint64_t done, first;
 
 	if (c->first_after_kick)
-		t += b->lat.tail_to_sg_ar;
+		t += d->lat.tail_to_sg_ar;
 	c->first_after_kick = false;
 	if (c->probe.t_sg_ar == VB_NO_TIME)
 		c->probe.t_sg_ar = t;
 	/* The BD (52 bytes) comes back over the 32-bit SG port: 13 beats. */
-	first = vb_ic_read(b, t, c->next_bd, PG021_BD_HW_BYTES, &done);
+	first = vb_ic_read(d->ic, t, c->next_bd, PG021_BD_HW_BYTES, &done);
 	p->fetching = true;
 	p->fetch_addr = c->next_bd;
 	p->t_fetch_first = first;
-	p->t_fetch_done = max64(done, first + b->lat.bd_beats);
+	p->t_fetch_done = max64(done, first + d->lat.bd_beats);
 	c->stats.bd_fetches++;
-	vb_fetch_log_add(b, c, t, p->t_fetch_done);
+	vb_fetch_log_add(c, t, p->t_fetch_done);
 }
 
-static bool may_fetch(const vb_board *b, const struct vb_chan *c)
+static bool may_fetch(const struct vb_dma *d, const struct vb_chan *c)
 {
 	const struct vb_mm2s *p = &c->mm2s;
-	return !p->fetching && !p->fetch_stop && p->count < b->cfg.sg_prefetch;
+	return !p->fetching && !p->fetch_stop && p->count < d->prm->sg_prefetch;
 }
 
 /* The fetch's data is back: read the BD as the hardware sees it now. */
-static void fetch_done(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+static void fetch_done(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	struct vb_qbd *e = vb_qat(p, p->count);
@@ -69,32 +69,32 @@ static void fetch_done(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_rep
 		return;
 	}
 	memset(e, 0, sizeof(*e));
-	acc = vb_bd_load(b, p->fetch_addr, &e->bd);
+	acc = vb_bd_load(d, p->fetch_addr, &e->bd);
 	p->count++;
 	e->addr = p->fetch_addr;
-	e->t_cmd = p->t_fetch_first + b->lat.sg_ar_to_data_ar;
+	e->t_cmd = p->t_fetch_first + d->lat.sg_ar_to_data_ar;
 	e->t_first = e->t_last = e->t_wb = VB_NO_TIME;
 	if (acc != VB_ACC_OK) {
 		e->err_sr = vb_access_sg_bit(acc);
 		p->fetch_stop = true;
 		return;
 	}
-	e->buf = vb_bd_buffer(b, &e->bd);
-	e->len = e->bd.control & b->len_mask;
+	e->buf = vb_bd_buffer(d, &e->bd);
+	e->len = e->bd.control & d->len_mask;
 	e->eof = (e->bd.control & PG021_BD_CTRL_TXEOF) != 0;
 	if ((e->bd.status & PG021_BD_STS_CMPLT) && !c->cyclic)
 		e->err_sr = PG021_SR_SGINTERR;
-	else if (e->len == 0 || (!e->eof && e->len % b->data_bytes))
+	else if (e->len == 0 || (!e->eof && e->len % d->data_bytes))
 		e->err_sr = PG021_SR_DMAINTERR, e->err_bd = PG021_BD_STS_INTERR;
-	else if ((acc = vb_dma_access(b, e->buf, vb_keyhole(c) ? b->data_bytes : e->len, &host)) != VB_ACC_OK)
+	else if ((acc = vb_dma_access(d->memory, e->buf, vb_keyhole(c) ? d->data_bytes : e->len, &host)) != VB_ACC_OK)
 		e->err_sr = vb_access_sr_bit(acc), e->err_bd = vb_access_bd_bit(acc);
 	else
-		e->host = host, e->host_len = vb_keyhole(c) ? b->data_bytes : e->len;
-	c->next_bd = vb_bd_next(b, &e->bd);
+		e->host = host, e->host_len = vb_keyhole(c) ? d->data_bytes : e->len;
+	c->next_bd = vb_bd_next(d, &e->bd);
 	if (e->err_sr || (!c->cyclic && e->addr == c->taildesc) || c->stopping)
 		p->fetch_stop = true;
-	if (may_fetch(b, c))
-		fetch_start(b, c, t);
+	if (may_fetch(d, c))
+		fetch_start(d, c, t);
 }
 
 static uint64_t head_time(struct vb_chan *c)
@@ -114,14 +114,14 @@ static uint64_t head_time(struct vb_chan *c)
 }
 
 /* STATUS written (SG) or transfer done (simple): the BD leaves the queue. */
-static void retire(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+static void retire(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	struct vb_qbd *e = vb_qat(p, 0);
 	bool tail = !c->cyclic && e->addr == c->taildesc;
 
-	if (vb_sg(b)) {
-		enum vb_access acc = vb_bd_store_status(b, e->addr, PG021_BD_STS_CMPLT | (e->len & PG021_BD_LEN_MASK));
+	if (vb_sg(d)) {
+		enum vb_access acc = vb_bd_store_status(d, e->addr, PG021_BD_STS_CMPLT | (e->len & PG021_BD_LEN_MASK));
 		if (acc != VB_ACC_OK) {
 			vb_report_sg_error(r, vb_access_sg_bit(acc));
 			memset(p, 0, sizeof(*p));
@@ -134,7 +134,7 @@ static void retire(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report 
 	p->head = (p->head + 1) % VB_QDEPTH;
 	p->count--;
 	p->dm--;
-	if (!vb_sg(b) || (tail && p->count == 0)) {
+	if (!vb_sg(d) || (tail && p->count == 0)) {
 		r->ev |= VB_EV_IDLE;
 		return;
 	}
@@ -142,11 +142,11 @@ static void retire(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report 
 		r->ev |= VB_EV_HALT;
 		return;
 	}
-	if (may_fetch(b, c))
-		fetch_start(b, c, t);
+	if (may_fetch(d, c))
+		fetch_start(d, c, t);
 }
 
-static void head_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+static void head_step(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	struct vb_qbd *e = vb_qat(p, 0);
@@ -163,18 +163,18 @@ static void head_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_repo
 			p->pkt_first = e->t_first;
 			r->ev |= VB_EV_PACKET_BEGINS;
 		}
-		vb_mm2s_emit(b, c, e, p->pkt_first);
+		vb_mm2s_emit(d, c, e, p->pkt_first);
 		if (e->eof)
 			p->pkt_open = false;
-		if (!vb_sg(b)) {
-			retire(b, c, t, r);
+		if (!vb_sg(d)) {
+			retire(d, c, t, r);
 			return;
 		}
 		e->stage = Q_WRITEBACK;
-		e->t_wb = vb_ic_write(b, t, e->addr + PG021_BD_STATUS, 4);
+		e->t_wb = vb_ic_write(d->ic, t, e->addr + PG021_BD_STATUS, 4);
 		return;
 	}
-	retire(b, c, t, r);
+	retire(d, c, t, r);
 }
 
 /* Each unit's next action, clamped so that nothing happens before the last
@@ -190,88 +190,88 @@ static uint64_t head_event(struct vb_chan *c) { return floor_at(&c->mm2s, head_t
  * fetch, then the data mover (the order the hardware's effects take). */
 enum { UNIT_HEAD, UNIT_FETCH, UNIT_DM };
 
-uint64_t vb_sg_mm2s_find_next(const vb_board *b, struct vb_chan *c)
+uint64_t vb_sg_mm2s_find_next(const struct vb_dma *d, struct vb_chan *c)
 {
 	struct vb_mm2s *p = &c->mm2s;
-	uint64_t t, d;
+	uint64_t t, dm;
 	uint8_t unit = UNIT_HEAD;
 
 	/* the data mover's time changes only with its BD, its bursts or a new BD
 	 * in the queue: recomputed after those, reused after the other units' steps */
 	if (!p->dm_valid) {
-		p->t_dm = vb_mm2s_dm_time(b, c);
+		p->t_dm = vb_mm2s_dm_time(d, c);
 		p->dm_valid = true;
 	}
 	t = head_event(c);
-	d = floor_at(p, p->t_dm);
+	dm = floor_at(p, p->t_dm);
 	if (p->fetching && floor_at(p, p->t_fetch_done) < t)
 		t = floor_at(p, p->t_fetch_done), unit = UNIT_FETCH;
-	if (d < t)
-		t = d, unit = UNIT_DM;
+	if (dm < t)
+		t = dm, unit = UNIT_DM;
 	p->t_next = t;
 	p->next_unit = unit;
 	p->next_valid = true;
 	return p->t_next;
 }
 
-void vb_sg_mm2s_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+void vb_sg_mm2s_step(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
 	struct vb_mm2s *p = &c->mm2s;
 
 	/* the cached next event says which unit acts (the channel asked for it) */
-	if (vb_sg_mm2s_next_event(b, c) != t)
+	if (vb_sg_mm2s_next_event(d, c) != t)
 		return;
 	p->next_valid = false;
 	p->t_floor = t;
 	switch (p->next_unit) {
 	case UNIT_HEAD:
-		head_step(b, c, t, r);
+		head_step(d, c, t, r);
 		break;
 	case UNIT_FETCH: {
 		unsigned n = p->count;
-		fetch_done(b, c, t, r);
+		fetch_done(d, c, t, r);
 		if (p->count != n && p->dm == n)   /* the data mover's next BD arrived */
 			p->dm_valid = false;
 		break;
 	}
 	default:
-		vb_mm2s_issue_burst(b, c, t);
+		vb_mm2s_issue_burst(d, c, t);
 		p->dm_valid = false;
 		break;
 	}
 }
 
 /* A tail write while the engine waits: fetch from next_bd. */
-void vb_sg_mm2s_kick(vb_board *b, struct vb_chan *c)
+void vb_sg_mm2s_kick(struct vb_dma *d, struct vb_chan *c)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	memset(p, 0, sizeof(*p));
-	p->stream_free = p->ar_free = p->t_floor = b->sched.now;
+	p->stream_free = p->ar_free = p->t_floor = d->sched->now;
 	c->first_after_kick = true;
-	fetch_start(b, c, b->sched.now);
+	fetch_start(d, c, d->sched->now);
 }
 
 /* The tail moved while busy: resume fetching if the old tail stopped it. */
-void vb_sg_mm2s_tail_moved(vb_board *b, struct vb_chan *c)
+void vb_sg_mm2s_tail_moved(struct vb_dma *d, struct vb_chan *c)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	p->next_valid = false;
 	if (p->fetch_stop && p->count && !vb_qat(p, p->count - 1)->err_sr &&
 	    vb_qat(p, p->count - 1)->addr != c->taildesc) {
 		p->fetch_stop = false;
-		if (may_fetch(b, c))
-			fetch_start(b, c, b->sched.now);
+		if (may_fetch(d, c))
+			fetch_start(d, c, d->sched->now);
 	}
 }
 
 /* RS cleared while busy: the BD whose data is under way completes; BDs only
  * prefetched are dropped (a restart fetches them again), nothing more is
  * fetched. */
-void vb_sg_mm2s_stop(vb_board *b, struct vb_chan *c, struct vb_report *r)
+void vb_sg_mm2s_stop(struct vb_dma *d, struct vb_chan *c, struct vb_report *r)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	unsigned keep = 0;
-	(void)b;
+	(void)d;
 	p->next_valid = p->dm_valid = false;
 	while (keep < p->count && (keep < p->dm || vb_qat(p, keep)->issued))
 		keep++;
@@ -308,7 +308,7 @@ uint64_t vb_sg_mm2s_abort(struct vb_chan *c)
 }
 
 /* Simple mode: one transfer of LENGTH bytes from SA, as a one-entry queue. */
-void vb_sg_mm2s_simple(vb_board *b, struct vb_chan *c)
+void vb_sg_mm2s_simple(struct vb_dma *d, struct vb_chan *c)
 {
 	struct vb_mm2s *p = &c->mm2s;
 	struct vb_qbd *e;
@@ -316,7 +316,7 @@ void vb_sg_mm2s_simple(vb_board *b, struct vb_chan *c)
 	enum vb_access acc;
 
 	memset(p, 0, sizeof(*p));
-	p->stream_free = p->ar_free = p->t_floor = b->sched.now;
+	p->stream_free = p->ar_free = p->t_floor = d->sched->now;
 	p->fetch_stop = true;
 	e = vb_qat(p, 0);
 	p->count = 1;
@@ -324,13 +324,13 @@ void vb_sg_mm2s_simple(vb_board *b, struct vb_chan *c)
 	e->buf = c->addr;
 	e->len = c->length;
 	e->eof = true;
-	e->t_cmd = b->sched.now + b->lat.tail_to_sg_ar;
+	e->t_cmd = d->sched->now + d->lat.tail_to_sg_ar;
 	e->t_first = e->t_last = e->t_wb = VB_NO_TIME;
-	acc = vb_dma_access(b, e->buf, vb_keyhole(c) ? b->data_bytes : e->len, &host);
+	acc = vb_dma_access(d->memory, e->buf, vb_keyhole(c) ? d->data_bytes : e->len, &host);
 	if (acc != VB_ACC_OK)
 		e->err_sr = vb_access_sr_bit(acc), e->err_bd = vb_access_bd_bit(acc);
 	else
-		e->host = host, e->host_len = vb_keyhole(c) ? b->data_bytes : e->len;
+		e->host = host, e->host_len = vb_keyhole(c) ? d->data_bytes : e->len;
 }
 
 /* ==== S2MM: one BD at a time, the next one read ahead ======================== */
@@ -338,21 +338,21 @@ void vb_sg_mm2s_simple(vb_board *b, struct vb_chan *c)
 /* BD fetch issued at t: tail write → SG AR (first BD of a run only), the read
  * through the interconnect and DRAM, 13 beats on the 32-bit SG port, then
  * PG021's SG AR → data AR processing. */
-static uint64_t phase_fetch(vb_board *b, struct vb_chan *c, uint64_t t)
+static uint64_t phase_fetch(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 {
 	uint64_t done, first;
 	if (c->first_after_kick)
-		t += b->lat.tail_to_sg_ar;
+		t += d->lat.tail_to_sg_ar;
 	if (c->probe.t_sg_ar == VB_NO_TIME)
 		c->probe.t_sg_ar = t;
-	first = vb_ic_read(b, t, c->curdesc, PG021_BD_HW_BYTES, &done);
-	done = done > first + b->lat.bd_beats ? done
-		: first + b->lat.bd_beats;
-	return (done > first + b->lat.sg_ar_to_data_ar ? done
-		: first + b->lat.sg_ar_to_data_ar) - t;
+	first = vb_ic_read(d->ic, t, c->curdesc, PG021_BD_HW_BYTES, &done);
+	done = done > first + d->lat.bd_beats ? done
+		: first + d->lat.bd_beats;
+	return (done > first + d->lat.sg_ar_to_data_ar ? done
+		: first + d->lat.sg_ar_to_data_ar) - t;
 }
 
-void vb_sg_s2mm_fetch(vb_board *b, struct vb_chan *c, uint64_t t)
+void vb_sg_s2mm_fetch(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 {
 	c->phase = PH_FETCH;
 	c->curdesc = c->next_bd;
@@ -364,21 +364,21 @@ void vb_sg_s2mm_fetch(vb_board *b, struct vb_chan *c, uint64_t t)
 		return;
 	}
 	c->pf_valid = false;
-	c->t_next = t + phase_fetch(b, c, t);
+	c->t_next = t + phase_fetch(d, c, t);
 }
 
 /* Read the next BD while this one's data arrives (one BD ahead, like the
  * MM2S queue), unless this BD is the tail or the channel is stopping; the
  * BD's contents are taken when it is used, the time of the read now. */
-static void prefetch(vb_board *b, struct vb_chan *c, uint64_t t)
+static void prefetch(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 {
-	uint64_t next = vb_bd_next(b, &c->bd), done, first, ready;
+	uint64_t next = vb_bd_next(d, &c->bd), done, first, ready;
 
 	c->pf_valid = false;
 	if ((!c->cyclic && c->bd_addr == c->taildesc) || c->stopping)
 		return;
-	first = vb_ic_read(b, t, next, PG021_BD_HW_BYTES, &done);
-	ready = first + b->lat.sg_ar_to_data_ar;
+	first = vb_ic_read(d->ic, t, next, PG021_BD_HW_BYTES, &done);
+	ready = first + d->lat.sg_ar_to_data_ar;
 	c->pf_addr = next;
 	c->pf_done = done > ready ? done : ready;
 	c->pf_valid = true;
@@ -386,17 +386,17 @@ static void prefetch(vb_board *b, struct vb_chan *c, uint64_t t)
 }
 
 /* Let the data mover work; a full buffer has its STATUS written back. */
-static void data_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+static void data_step(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
-	if (vb_s2mm_step(b, c, t, r) != VB_S2MM_FULL)
+	if (vb_s2mm_step(d, c, t, r) != VB_S2MM_FULL)
 		return;
 	c->phase = PH_WRITEBACK;
-	c->t_next = vb_ic_write(b, t, c->bd_addr + PG021_BD_STATUS, 4);
+	c->t_next = vb_ic_write(d->ic, t, c->bd_addr + PG021_BD_STATUS, 4);
 }
 
-static void fetch_done_s2mm(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+static void fetch_done_s2mm(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
-	enum vb_access acc = vb_bd_load(b, c->curdesc, &c->bd);
+	enum vb_access acc = vb_bd_load(d, c->curdesc, &c->bd);
 
 	c->first_after_kick = false;
 	if (!c->pf_used)
@@ -412,7 +412,7 @@ static void fetch_done_s2mm(vb_board *b, struct vb_chan *c, uint64_t t, struct v
 		return;
 	}
 	/* Only length_width bits of CONTROL exist in the hardware. */
-	c->bd_len = c->bd.control & b->len_mask;
+	c->bd_len = c->bd.control & d->len_mask;
 	c->filled = 0;
 	c->bd_eof = false;
 	if (c->bd_len == 0) {
@@ -420,11 +420,11 @@ static void fetch_done_s2mm(vb_board *b, struct vb_chan *c, uint64_t t, struct v
 		return;
 	}
 	c->packet_sof = !c->in_packet;
-	prefetch(b, c, t);
-	data_step(b, c, t, r);
+	prefetch(d, c, t);
+	data_step(d, c, t, r);
 }
 
-static void writeback_done(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+static void writeback_done(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
 	uint32_t status = PG021_BD_STS_CMPLT | (c->filled & PG021_BD_LEN_MASK);
 	bool eof = c->bd_eof;
@@ -432,7 +432,7 @@ static void writeback_done(vb_board *b, struct vb_chan *c, uint64_t t, struct vb
 
 	status |= (c->packet_sof ? PG021_BD_STS_RXSOF : 0) | (eof ? PG021_BD_STS_RXEOF : 0);
 	c->in_packet = !eof;
-	acc = vb_bd_store_status(b, c->bd_addr, status);
+	acc = vb_bd_store_status(d, c->bd_addr, status);
 	if (acc != VB_ACC_OK) {
 		vb_report_sg_error(r, vb_access_sg_bit(acc));
 		return;
@@ -442,7 +442,7 @@ static void writeback_done(vb_board *b, struct vb_chan *c, uint64_t t, struct vb
 	if (eof)
 		vb_report_packet_done(r, t);
 
-	c->next_bd = vb_bd_next(b, &c->bd);
+	c->next_bd = vb_bd_next(d, &c->bd);
 	if (!c->cyclic && c->bd_addr == c->taildesc) {
 		r->ev |= VB_EV_IDLE;
 		return;
@@ -451,21 +451,21 @@ static void writeback_done(vb_board *b, struct vb_chan *c, uint64_t t, struct vb
 		r->ev |= VB_EV_HALT;
 		return;
 	}
-	vb_sg_s2mm_fetch(b, c, t);
+	vb_sg_s2mm_fetch(d, c, t);
 }
 
-void vb_sg_s2mm_step(vb_board *b, struct vb_chan *c, uint64_t t, struct vb_report *r)
+void vb_sg_s2mm_step(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
 	switch (c->phase) {
 	case PH_FETCH:
-		fetch_done_s2mm(b, c, t, r);
+		fetch_done_s2mm(d, c, t, r);
 		break;
 	case PH_DATA:
 	case PH_STREAM_WAIT:
-		data_step(b, c, t, r);
+		data_step(d, c, t, r);
 		break;
 	case PH_WRITEBACK:
-		writeback_done(b, c, t, r);
+		writeback_done(d, c, t, r);
 		break;
 	default:
 		c->t_next = VB_NO_TIME;

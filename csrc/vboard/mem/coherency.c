@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coherency.h"
-#include "internal.h"
+#include "mem/coherency.h"
+#include "mem/memory.h"
 
 #define NO_INDEX ((size_t)-1)
 #define NO_KIND  (-1)
@@ -125,26 +125,24 @@ static void bits_or(uint64_t *a, const uint64_t *b, uint64_t lo, uint64_t hi)
 
 static void update_active(struct vb_coherency *c) { c->active = c->enabled && c->n_sync > 0; }
 
-int vb_coherency_init(vb_board *b)
+struct vb_coherency *vb_coh_new(unsigned line)
 {
 	struct vb_coherency *c = calloc(1, sizeof(*c));
-	unsigned line = b->cfg.cache_line_bytes, shift = 0;
+	unsigned shift = 0;
 
 	if (!c)
-		return -1;
+		return NULL;
 	while ((1u << shift) < line)
 		shift++;
 	c->line_shift = shift;
 	c->enabled = true;
 	c->next_id = 1;
 	update_active(c);
-	b->coh = c;
-	return 0;
+	return c;
 }
 
-void vb_coherency_fini(vb_board *b)
+void vb_coh_free(struct vb_coherency *c)
 {
-	struct vb_coherency *c = b->coh;
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->n; i++)
@@ -152,7 +150,6 @@ void vb_coherency_fini(vb_board *b)
 	free(c->bufs);
 	free(c->v);
 	free(c);
-	b->coh = NULL;
 }
 
 /* ---- registration --------------------------------------------------------- */
@@ -179,10 +176,9 @@ static void reset_lines(struct vb_coh_buf *f)
 	f->last_index = NO_INDEX;
 }
 
-int vb_coherency_register(vb_board *b, uint64_t addr, uint64_t len, enum vb_coh_policy policy, const char *name,
-			  char *err, size_t errlen)
+int vb_coh_register(struct vb_coherency *c, struct vb_memory *mem, uint64_t addr, uint64_t len,
+		    enum vb_coh_policy policy, const char *name, char *err, size_t errlen)
 {
-	struct vb_coherency *c = b->coh;
 	struct vb_coh_buf f = { 0 };
 	size_t at;
 
@@ -199,7 +195,7 @@ int vb_coherency_register(vb_board *b, uint64_t addr, uint64_t len, enum vb_coh_
 		snprintf(err, errlen, "unknown policy %d (0 sync, 1 uncached, 2 coherent)", (int)policy);
 		return -1;
 	}
-	if (!vb_mem_ptr(b, addr, len)) {
+	if (!vb_memory_ptr(mem, addr, len)) {
 		snprintf(err, errlen, "buffer 0x%llx+%llu is not inside one DDR region of the board",
 			 (unsigned long long)addr, (unsigned long long)len);
 		return -1;
@@ -255,9 +251,8 @@ int vb_coherency_register(vb_board *b, uint64_t addr, uint64_t len, enum vb_coh_
 	return f.id;
 }
 
-int vb_coherency_unregister(vb_board *b, int id)
+int vb_coh_unregister(struct vb_coherency *c, int id)
 {
-	struct vb_coherency *c = b->coh;
 	for (size_t i = 0; c && i < c->n; i++) {
 		if (c->bufs[i].id != id)
 			continue;
@@ -272,11 +267,10 @@ int vb_coherency_unregister(vb_board *b, int id)
 	return -1;
 }
 
-size_t vb_coherency_buffer_count(const vb_board *b) { return b->coh ? b->coh->n : 0; }
+size_t vb_coh_buffer_count(const struct vb_coherency *c) { return c ? c->n : 0; }
 
-void vb_coherency_enable(vb_board *b, bool on)
+void vb_coh_enable(struct vb_coherency *c, bool on)
 {
-	struct vb_coherency *c = b->coh;
 	if (!c)
 		return;
 	if (on && !c->enabled)       /* what happened while off is unknown: start clean */
@@ -286,9 +280,9 @@ void vb_coherency_enable(vb_board *b, bool on)
 	update_active(c);
 }
 
-bool vb_coherency_enabled(const vb_board *b) { return b->coh && b->coh->enabled; }
-void vb_coherency_set_speculative(vb_board *b, bool on) { if (b->coh) b->coh->speculative = on; }
-bool vb_coherency_speculative(const vb_board *b) { return b->coh && b->coh->speculative; }
+bool vb_coh_enabled(const struct vb_coherency *c) { return c && c->enabled; }
+void vb_coh_set_speculative(struct vb_coherency *c, bool on) { if (c) c->speculative = on; }
+bool vb_coh_speculative(const struct vb_coherency *c) { return c && c->speculative; }
 
 /* ---- violations ----------------------------------------------------------- */
 
@@ -307,10 +301,9 @@ static uint64_t episode(const struct vb_coh_buf *f, enum vb_coh_kind k)
 }
 
 /* Offending lines h of the access [ca, ce) (already clipped to the buffer). */
-static void report(vb_board *b, struct vb_coh_buf *f, enum vb_coh_kind k, const struct hits *h, uint64_t ca,
-		   uint64_t ce, uint64_t lo, uint64_t hi, uint64_t t)
+static void report(struct vb_coherency *c, struct vb_coh_buf *f, enum vb_coh_kind k, const struct hits *h,
+		   uint64_t ca, uint64_t ce, uint64_t lo, uint64_t hi, uint64_t t)
 {
-	struct vb_coherency *c = b->coh;
 	unsigned sh = c->line_shift;
 	uint64_t line = 1ull << sh;
 	uint64_t first = (f->line0 + h->first) << sh;
@@ -362,18 +355,17 @@ static void report(vb_board *b, struct vb_coh_buf *f, enum vb_coh_kind k, const 
 	f->last_index = c->nv++;
 }
 
-uint64_t vb_coherency_count(const vb_board *b) { return b->coh ? b->coh->count : 0; }
-size_t vb_coherency_stored(const vb_board *b) { return b->coh ? b->coh->nv : 0; }
-uint64_t vb_coherency_dma_checks(const vb_board *b) { return b->coh ? b->coh->dma_checks : 0; }
+uint64_t vb_coh_count(const struct vb_coherency *c) { return c ? c->count : 0; }
+size_t vb_coh_stored(const struct vb_coherency *c) { return c ? c->nv : 0; }
+uint64_t vb_coh_dma_checks(const struct vb_coherency *c) { return c ? c->dma_checks : 0; }
 
-const struct vb_coh_violation *vb_coherency_violation(const vb_board *b, size_t i)
+const struct vb_coh_violation *vb_coh_violation(const struct vb_coherency *c, size_t i)
 {
-	return b->coh && i < b->coh->nv ? &b->coh->v[i] : NULL;
+	return c && i < c->nv ? &c->v[i] : NULL;
 }
 
-void vb_coherency_clear(vb_board *b)
+void vb_coh_clear(struct vb_coherency *c)
 {
-	struct vb_coherency *c = b->coh;
 	if (!c)
 		return;
 	c->nv = 0;
@@ -388,9 +380,9 @@ void vb_coherency_clear(vb_board *b)
 
 enum event { EV_CPU_READ, EV_CPU_WRITE, EV_CLEAN, EV_INVALIDATE, EV_DMA_READ, EV_DMA_WRITE };
 
-static void event_on(vb_board *b, struct vb_coh_buf *f, enum event ev, uint64_t addr, uint64_t end, uint64_t t)
+static void event_on(struct vb_coherency *c, struct vb_coh_buf *f, enum event ev, uint64_t addr, uint64_t end,
+		     uint64_t t)
 {
-	struct vb_coherency *c = b->coh;
 	uint64_t ca = addr > f->base ? addr : f->base;
 	uint64_t ce = end < f->base + f->size ? end : f->base + f->size;
 	uint64_t lo = (ca >> c->line_shift) - f->line0, hi = ((ce - 1) >> c->line_shift) - f->line0 + 1;
@@ -405,7 +397,7 @@ static void event_on(vb_board *b, struct vb_coh_buf *f, enum event ev, uint64_t 
 	case EV_CPU_READ:
 		/* fresh lines are always cached ones (an invalidate clears both) */
 		if (find_hits(f->fresh, NULL, lo, hi, &h)) {
-			report(b, f, VB_COH_STALE_READ, &h, ca, ce, lo, hi, t);
+			report(c, f, VB_COH_STALE_READ, &h, ca, ce, lo, hi, t);
 			bits_clear(f->fresh, lo, hi);
 		}
 		bits_set(f->cached, lo, hi);
@@ -417,21 +409,21 @@ static void event_on(vb_board *b, struct vb_coh_buf *f, enum event ev, uint64_t 
 	case EV_INVALIDATE:
 		f->mt++;
 		if (find_hits(f->dirty, NULL, lo, hi, &h))
-			report(b, f, VB_COH_DISCARDED_WRITE, &h, ca, ce, lo, hi, t);
+			report(c, f, VB_COH_DISCARDED_WRITE, &h, ca, ce, lo, hi, t);
 		bits_clear(f->dirty, lo, hi);
 		bits_clear(f->cached, lo, hi);
 		bits_clear(f->fresh, lo, hi);
 		break;
 	case EV_DMA_READ:
 		if (find_hits(f->dirty, NULL, lo, hi, &h)) {
-			report(b, f, VB_COH_UNCLEANED_READ, &h, ca, ce, lo, hi, t);
+			report(c, f, VB_COH_UNCLEANED_READ, &h, ca, ce, lo, hi, t);
 			bits_clear(f->dirty, lo, hi);   /* reported once */
 		}
 		break;
 	case EV_DMA_WRITE:
 		f->dw++;
 		if (find_hits(f->dirty, NULL, lo, hi, &h)) {
-			report(b, f, VB_COH_DIRTY_OVERWRITE, &h, ca, ce, lo, hi, t);
+			report(c, f, VB_COH_DIRTY_OVERWRITE, &h, ca, ce, lo, hi, t);
 			bits_clear(f->dirty, lo, hi);   /* reported once */
 		}
 		if (c->speculative) {           /* the CPU may have prefetched any line */
@@ -445,9 +437,8 @@ static void event_on(vb_board *b, struct vb_coh_buf *f, enum event ev, uint64_t 
 }
 
 /* The event on every SYNC buffer [addr, addr+len) touches; returns how many. */
-static unsigned event(vb_board *b, enum event ev, uint64_t addr, uint64_t len, uint64_t t)
+static unsigned event(struct vb_coherency *c, enum event ev, uint64_t addr, uint64_t len, uint64_t t)
 {
-	struct vb_coherency *c = b->coh;
 	uint64_t end = addr + len;
 	unsigned n = 0;
 
@@ -455,45 +446,44 @@ static unsigned event(vb_board *b, enum event ev, uint64_t addr, uint64_t len, u
 		end = UINT64_MAX;
 	for (size_t i = first_above(c, addr); i < c->n && c->bufs[i].base < end; i++) {
 		if (c->bufs[i].policy == VB_COH_SYNC) {
-			event_on(b, &c->bufs[i], ev, addr, end, t);
+			event_on(c, &c->bufs[i], ev, addr, end, t);
 			n++;
 		}
 	}
 	return n;
 }
 
-bool vb_coherency_watching(const vb_board *b) { return b->coh && b->coh->active; }
+bool vb_coh_watching(const struct vb_coherency *c) { return c && c->active; }
 
-void vb_coherency_cpu_event(vb_board *b, uint64_t addr, uint64_t len, bool write)
+void vb_coh_cpu_event(struct vb_coherency *c, uint64_t addr, uint64_t len, bool write, uint64_t t)
 {
-	event(b, write ? EV_CPU_WRITE : EV_CPU_READ, addr, len, b->sched.now);
+	event(c, write ? EV_CPU_WRITE : EV_CPU_READ, addr, len, t);
 }
 
-void vb_coherency_clean(vb_board *b, uint64_t addr, uint64_t len)
+void vb_coh_clean(struct vb_coherency *c, uint64_t addr, uint64_t len, uint64_t t)
 {
-	if (b->coh && b->coh->active && len)
-		event(b, EV_CLEAN, addr, len, b->sched.now);
+	if (c && c->active && len)
+		event(c, EV_CLEAN, addr, len, t);
 }
 
-void vb_coherency_invalidate(vb_board *b, uint64_t addr, uint64_t len)
+void vb_coh_invalidate(struct vb_coherency *c, uint64_t addr, uint64_t len, uint64_t t)
 {
-	if (b->coh && b->coh->active && len)
-		event(b, EV_INVALIDATE, addr, len, b->sched.now);
+	if (c && c->active && len)
+		event(c, EV_INVALIDATE, addr, len, t);
 }
 
-void vb_coherency_dma_slow(vb_board *b, uint64_t addr, uint64_t len, bool write, uint64_t t)
+void vb_coherency_dma_slow(struct vb_coherency *c, uint64_t addr, uint64_t len, bool write, uint64_t t)
 {
-	if (b->coh && b->coh->active && len && event(b, write ? EV_DMA_WRITE : EV_DMA_READ, addr, len, t))
-		b->coh->dma_checks++;
+	if (c && c->active && len && event(c, write ? EV_DMA_WRITE : EV_DMA_READ, addr, len, t))
+		c->dma_checks++;
 }
 
 /* The dirty lines of SYNC buffers in [addr, addr+len): fn(ctx, line address)
  * for each, in address order (cpuops.c writes them back on a clean).  Lines
  * outside registered SYNC buffers are unknown to the checker: none reported. */
-uint64_t vb_coherency_dirty_lines(vb_board *b, uint64_t addr, uint64_t len, void (*fn)(void *ctx, uint64_t line),
-				  void *ctx)
+uint64_t vb_coh_dirty_lines(struct vb_coherency *c, uint64_t addr, uint64_t len, void (*fn)(void *ctx, uint64_t line),
+			    void *ctx)
 {
-	struct vb_coherency *c = b->coh;
 	uint64_t end = addr + len, n = 0;
 
 	if (!c || !c->active || !len)

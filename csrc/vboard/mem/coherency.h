@@ -76,6 +76,9 @@ struct vb_coh_violation {
 	uint64_t t_ps;              /* virtual time of the (first) offending access */
 };
 
+/* The board's checker, as the binding asks it (api_coherency.c: the board's checker, then the vb_coh_ function
+ * below of the same name). */
+
 /* Register [addr, addr+len) with a policy; returns its id (> 0), or -1 with err
  * filled (zero length, overlap with a registered buffer, out of host memory). */
 int vb_coherency_register(vb_board *b, uint64_t addr, uint64_t len, enum vb_coh_policy policy, const char *name,
@@ -93,16 +96,9 @@ bool vb_coherency_speculative(const vb_board *b);
 void vb_coherency_cpu_access(vb_board *b, uint64_t addr, uint64_t len, bool write);   /* api.c: syncs first */
 bool vb_coherency_watching(const vb_board *b);
 void vb_coherency_cpu_event(vb_board *b, uint64_t addr, uint64_t len, bool write);
-/* Cache maintenance; vb_cache_clean / vb_cache_invalidate call these. */
-void vb_coherency_clean(vb_board *b, uint64_t addr, uint64_t len);
-void vb_coherency_invalidate(vb_board *b, uint64_t addr, uint64_t len);
-/* The DMA engine read (write = false) or wrote [addr, addr+len) at time t. */
-void vb_coherency_dma_slow(vb_board *b, uint64_t addr, uint64_t len, bool write, uint64_t t);
-
-/* The dirty lines of SYNC buffers in [addr, addr+len): fn(ctx, line address) for
- * each (fn may be NULL); returns how many.  Call before vb_coherency_clean. */
-uint64_t vb_coherency_dirty_lines(vb_board *b, uint64_t addr, uint64_t len, void (*fn)(void *ctx, uint64_t line),
-				  void *ctx);
+/* The DMA engine read (write = false) or wrote [addr, addr+len) at time t (VB_COH_DMA, below). */
+struct vb_coherency;
+void vb_coherency_dma_slow(struct vb_coherency *c, uint64_t addr, uint64_t len, bool write, uint64_t t);
 
 /* Violations: total count (all, even past VB_COH_MAX_STORED), the stored ones. */
 uint64_t vb_coherency_count(const vb_board *b);
@@ -115,9 +111,36 @@ const char *vb_coherency_kind_name(enum vb_coh_kind k);   /* "UNCLEANED_READ", .
 const char *vb_coherency_what(enum vb_coh_kind k);        /* what happened, in words */
 const char *vb_coherency_missing_call(enum vb_coh_kind k);/* the call that was missing */
 
-/* machine.c: created and freed with the board */
-int vb_coherency_init(vb_board *b);
-void vb_coherency_fini(vb_board *b);
+/* ---- the checker on its own state (coherency.c) ----------------------------- */
+
+struct vb_memory;
+#pragma GCC visibility push(hidden)
+/* machine.c: created (line: cfg.cache_line_bytes) and freed with the board; NULL: out of host memory */
+struct vb_coherency *vb_coh_new(unsigned line);
+void vb_coh_free(struct vb_coherency *c);
+/* mem: the board's DDR, which a registered buffer must lie in */
+int vb_coh_register(struct vb_coherency *c, struct vb_memory *mem, uint64_t addr, uint64_t len,
+		    enum vb_coh_policy policy, const char *name, char *err, size_t errlen);
+int vb_coh_unregister(struct vb_coherency *c, int id);
+size_t vb_coh_buffer_count(const struct vb_coherency *c);
+void vb_coh_enable(struct vb_coherency *c, bool on);
+bool vb_coh_enabled(const struct vb_coherency *c);
+void vb_coh_set_speculative(struct vb_coherency *c, bool on);
+bool vb_coh_speculative(const struct vb_coherency *c);
+bool vb_coh_watching(const struct vb_coherency *c);
+/* t: the CPU's now.  Cache maintenance (cpu/cpuops.c): clean, invalidate, and before a clean the dirty lines of
+ * SYNC buffers in [addr, addr+len), fn(ctx, line address) for each (fn may be NULL), how many returned. */
+void vb_coh_cpu_event(struct vb_coherency *c, uint64_t addr, uint64_t len, bool write, uint64_t t);
+void vb_coh_clean(struct vb_coherency *c, uint64_t addr, uint64_t len, uint64_t t);
+void vb_coh_invalidate(struct vb_coherency *c, uint64_t addr, uint64_t len, uint64_t t);
+uint64_t vb_coh_dirty_lines(struct vb_coherency *c, uint64_t addr, uint64_t len, void (*fn)(void *ctx, uint64_t line),
+			    void *ctx);
+uint64_t vb_coh_count(const struct vb_coherency *c);
+size_t vb_coh_stored(const struct vb_coherency *c);
+const struct vb_coh_violation *vb_coh_violation(const struct vb_coherency *c, size_t i);
+void vb_coh_clear(struct vb_coherency *c);
+uint64_t vb_coh_dma_checks(const struct vb_coherency *c);
+#pragma GCC visibility pop
 
 /* ---- the hot-path test the DMA hooks use ---------------------------------- */
 
@@ -137,10 +160,10 @@ struct vb_coherency {
 };
 
 /* The DMA hook: nothing but a load and a branch while the checker is idle. */
-#define VB_COH_DMA(b, addr, len, write, t)                                             \
+#define VB_COH_DMA(c, addr, len, write, t)                                             \
 	do {                                                                            \
-		if ((b)->coh && (b)->coh->active)                                       \
-			vb_coherency_dma_slow((b), (addr), (len), (write), (t));        \
+		if ((c) && (c)->active)                                                 \
+			vb_coherency_dma_slow((c), (addr), (len), (write), (t));        \
 	} while (0)
 
 #endif

@@ -11,29 +11,26 @@
  * nothing.  A full CPU port FIFO stalls the loop (vb_cpuload_stall): under a
  * saturated controller the open loop becomes closed.
  */
-#include "internal.h"
+#include "mem/cpuload.h"
 
-void vb_cpuload_init(vb_board *b)
+void vb_cpuload_init(struct vb_cpuload *l, const struct vb_cpuload_params *p, unsigned line_bytes, bool have_ddr,
+		     uint64_t ddr0_base, uint64_t ddr0_size)
 {
-	struct vb_cpuload *l = &b->load;
-	const struct vb_config *c = &b->cfg;
 	double period;
 
-	*l = (struct vb_cpuload){ 0 };
-	if (!(c->cpu_load_mbps > 0) || b->n_mem == 0)
+	*l = (struct vb_cpuload){ .read_fraction = p->read_fraction };
+	if (!(p->mbps > 0) || !have_ddr)
 		return;
-	l->bytes = c->cpu_load_bytes ? c->cpu_load_bytes : c->cache_line_bytes;
-	period = (double)l->bytes / c->cpu_load_mbps * 1e6 + 0.5;   /* B / (B/us) -> ps */
+	l->bytes = p->bytes ? p->bytes : line_bytes;
+	period = (double)l->bytes / p->mbps * 1e6 + 0.5;   /* B / (B/us) -> ps */
 	/* a vanishing rate: one request per 2^62 ps (never, in any run) rather than an out-of-range cast */
 	l->period_ps = period < 0x1p62 ? (uint64_t)period : (uint64_t)1 << 62;
 	if (l->period_ps == 0)
 		l->period_ps = 1;
 	l->span = 1u << 20;         /* 1 MiB source + 1 MiB destination */
-	l->base = c->cpu_load_base;
-	if (!l->base) {
-		const struct vb_region *r = &b->mem[0].r;
-		l->base = r->base + (r->size > 2 * l->span ? r->size - 2 * l->span : 0);
-	}
+	l->base = p->base;
+	if (!l->base)
+		l->base = ddr0_base + (ddr0_size > 2 * l->span ? ddr0_size - 2 * l->span : 0);
 }
 
 /* The loop works in 4 KiB runs, as a copy does page by page: a run of line
@@ -42,22 +39,21 @@ void vb_cpuload_init(vb_board *b)
  * deterministic mix with the configured fraction). */
 #define RUN_BYTES 4096u
 
-static bool is_read(const vb_board *b, uint64_t i)
+static bool is_read(const struct vb_cpuload *l, uint64_t i)
 {
-	double f = b->cfg.cpu_load_read_fraction;
-	uint64_t k = i / (RUN_BYTES / b->load.bytes ? RUN_BYTES / b->load.bytes : 1);
+	double f = l->read_fraction;
+	uint64_t k = i / (RUN_BYTES / l->bytes ? RUN_BYTES / l->bytes : 1);
 	return (uint64_t)((double)(k + 1) * f) > (uint64_t)((double)k * f);
 }
 
-bool vb_cpuload_take(vb_board *b, uint64_t t, struct vb_ddrc_req *r)
+bool vb_cpuload_take(struct vb_cpuload *l, uint64_t t, struct vb_ddrc_req *r)
 {
-	struct vb_cpuload *l = &b->load;
 	bool rd;
 	uint64_t n;
 
 	if (!l->period_ps || l->next_t >= t)
 		return false;
-	rd = is_read(b, l->i);
+	rd = is_read(l, l->i);
 	n = rd ? l->reads++ : l->writes++;
 	*r = (struct vb_ddrc_req){ .t = l->next_t, .addr = l->base + (rd ? 0 : l->span) + (n * l->bytes) % l->span,
 				   .len = l->bytes, .write = !rd };
@@ -67,8 +63,8 @@ bool vb_cpuload_take(vb_board *b, uint64_t t, struct vb_ddrc_req *r)
 }
 
 /* The copy loop stalls while the CPU port's FIFO is full: it resumes at t at its rate. */
-void vb_cpuload_stall(vb_board *b, uint64_t t)
+void vb_cpuload_stall(struct vb_cpuload *l, uint64_t t)
 {
-	if (b->load.next_t < t)
-		b->load.next_t = t;
+	if (l->next_t < t)
+		l->next_t = t;
 }

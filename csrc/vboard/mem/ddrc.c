@@ -5,7 +5,9 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "mem/cpuload.h"
+#include "mem/ddrc.h"
+#include "mem/dram.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -50,18 +52,16 @@ int vb_ddrc_check(const struct vb_ddrc_params *p, char *err, size_t n)
 	return 0;
 }
 
-void vb_ddrc_init(vb_board *b)
+void vb_ddrc_init(struct vb_ddrc *c, const struct vb_ddrc_params *p, double tck_ns, uint64_t now)
 {
-	struct vb_ddrc *c = &b->ddrc;
-
-	*c = (struct vb_ddrc){ .p = b->cfg.ddrc };
-	c->clk_ps = c->p.clock_ratio > 0 ? (uint64_t)(b->cfg.dram.tck_ns * 1e3 / c->p.clock_ratio + 0.5) : 1;
+	*c = (struct vb_ddrc){ .p = *p, .dram = c->dram, .load = c->load };
+	c->clk_ps = c->p.clock_ratio > 0 ? (uint64_t)(tck_ns * 1e3 / c->p.clock_ratio + 0.5) : 1;
 	if (!c->clk_ps)
 		c->clk_ps = 1;
 	for (unsigned i = 0; i < VB_PORT_COUNT; i++)
-		c->last_grant[i][0] = c->last_grant[i][1] = b->sched.now;
+		c->last_grant[i][0] = c->last_grant[i][1] = now;
 	for (unsigned s = 0; s < VB_STORE_COUNT; s++)
-		c->store_last[s] = b->sched.now;
+		c->store_last[s] = now;
 }
 
 /* ---- the arbiter's predicates (scheme 1) ----------------------------------- */
@@ -132,12 +132,11 @@ static bool wins(const struct vb_ddrc *c, unsigned pa, const struct vb_ddrc_req 
 
 /* The request gets the data bus: into the DRAM (nondecreasing issue times),
  * counted for its port. */
-static uint64_t grant(vb_board *b, unsigned port, const struct vb_ddrc_req *r, uint64_t *t_done)
+static uint64_t grant(struct vb_ddrc *c, unsigned port, const struct vb_ddrc_req *r, uint64_t *t_done)
 {
-	struct vb_ddrc *c = &b->ddrc;
 	struct vb_ddrc_port_stats *s = &c->stats[port];
-	const uint64_t g = max64(r->t, b->dram.bus_free), wait = g - r->t;
-	uint64_t done, first = vb_dram_access(&b->dram, max64(r->t, b->dram.last_arrive), r->addr, r->len, r->write,
+	const uint64_t g = max64(r->t, c->dram->bus_free), wait = g - r->t;
+	uint64_t done, first = vb_dram_access(c->dram, max64(r->t, c->dram->last_arrive), r->addr, r->len, r->write,
 					      &done);
 
 	s->bytes += r->len;
@@ -154,7 +153,7 @@ static uint64_t grant(vb_board *b, unsigned port, const struct vb_ddrc_req *r, u
 		if (lat > s->max_read_latency_ps)
 			s->max_read_latency_ps = lat;
 	}
-	if (c->p.scheme && b->load.period_ps) {       /* the arbiter's state matters only with a lazy master */
+	if (c->p.scheme && c->load->period_ps) {       /* the arbiter's state matters only with a lazy master */
 		unsigned st = store_of(c, port, r->write);
 		if (critical(c, st, r, g) && ++c->crit_served[st] >= c->p.run_length[st]) {
 			c->crit_served[st] = 0;
@@ -172,29 +171,27 @@ static uint64_t grant(vb_board *b, unsigned port, const struct vb_ddrc_req *r, u
 
 /* The background load's requests that arrived by t enter the CPU port's FIFO
  * while it has room; a full FIFO holds the CPU back. */
-static void fill(vb_board *b, uint64_t t)
+static void fill(struct vb_ddrc *c, uint64_t t)
 {
-	struct vb_ddrc *c = &b->ddrc;
 
 	while (c->q_n < c->p.cpu_queue) {
 		struct vb_ddrc_req *r = &c->q[(c->q_head + c->q_n) % VB_DDRC_QMAX];
-		if (!vb_cpuload_take(b, t, r))
+		if (!vb_cpuload_take(c->load, t, r))
 			return;
 		c->q_n++;
 	}
 }
 
-static void grant_queued(vb_board *b)
+static void grant_queued(struct vb_ddrc *c)
 {
-	struct vb_ddrc *c = &b->ddrc;
 	const struct vb_ddrc_req r = c->q[c->q_head];
 	bool was_full = c->q_n == c->p.cpu_queue;
 
 	c->q_head = (c->q_head + 1) % VB_DDRC_QMAX;
 	c->q_n--;
 	if (was_full)                                /* the stalled CPU issues its next request now */
-		vb_cpuload_stall(b, max64(r.t, b->dram.bus_free));
-	grant(b, VB_PORT_CPU, &r, NULL);
+		vb_cpuload_stall(c->load, max64(r.t, c->dram->bus_free));
+	grant(c, VB_PORT_CPU, &r, NULL);
 }
 
 /* In order, the CPU port's FIFO still bounds the load: request k + depth
@@ -202,40 +199,38 @@ static void grant_queued(vb_board *b)
  * load above the DRAM's peak is throttled instead of queueing without bound
  * ahead of every later DMA request.  depth = ddrc.cpu_queue, or the model's
  * limit when a preset has no [ddrc] table. */
-static void hold_in_order(vb_board *b, uint64_t started)
+static void hold_in_order(struct vb_ddrc *c, uint64_t started)
 {
-	struct vb_ddrc *c = &b->ddrc;
 	const unsigned depth = c->p.cpu_queue ? c->p.cpu_queue : VB_DDRC_QMAX;
 
 	c->started[c->n_started++ % depth] = started;
 	if (c->n_started >= depth)
-		vb_cpuload_stall(b, c->started[c->n_started % depth]);
+		vb_cpuload_stall(c->load, c->started[c->n_started % depth]);
 }
 
-uint64_t vb_ddrc_request(vb_board *b, enum vb_ddrc_port port, uint64_t t_arrive, uint64_t addr, uint32_t len,
+uint64_t vb_ddrc_request(struct vb_ddrc *c, enum vb_ddrc_port port, uint64_t t_arrive, uint64_t addr, uint32_t len,
 			 bool write, uint64_t *t_done)
 {
-	struct vb_ddrc *c = &b->ddrc;
 	const struct vb_ddrc_req r = { t_arrive, addr, len, write };
 	struct vb_ddrc_req h;
 
-	if (!b->load.period_ps)                      /* fast path: no lazy master */
-		return grant(b, port, &r, t_done);
+	if (!c->load->period_ps)                      /* fast path: no lazy master */
+		return grant(c, port, &r, t_done);
 	if (!c->p.scheme) {                          /* in order: the load's earlier requests first */
-		while (vb_cpuload_take(b, t_arrive, &h))
-			hold_in_order(b, grant(b, VB_PORT_CPU, &h, NULL));
-		return grant(b, port, &r, t_done);
+		while (vb_cpuload_take(c->load, t_arrive, &h))
+			hold_in_order(c, grant(c, VB_PORT_CPU, &h, NULL));
+		return grant(c, port, &r, t_done);
 	}
 	for (;;) {
-		const uint64_t ready = b->dram.bus_free, d = max64(t_arrive, ready);
+		const uint64_t ready = c->dram->bus_free, d = max64(t_arrive, ready);
 		const struct vb_ddrc_req *q;
 
-		fill(b, d);
+		fill(c, d);
 		if (!c->q_n)
 			break;
 		q = &c->q[c->q_head];
 		if (max64(q->t, ready) < t_arrive) { /* the bus takes it before this request arrives */
-			grant_queued(b);
+			grant_queued(c);
 			continue;
 		}
 		if (!wins(c, VB_PORT_CPU, q, port, &r, d)) {
@@ -245,7 +240,7 @@ uint64_t vb_ddrc_request(vb_board *b, enum vb_ddrc_port port, uint64_t t_arrive,
 		}
 		if (t_arrive <= q->t)
 			c->stats[port].overtaken++;
-		grant_queued(b);
+		grant_queued(c);
 	}
-	return grant(b, port, &r, t_done);
+	return grant(c, port, &r, t_done);
 }

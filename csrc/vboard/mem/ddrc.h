@@ -58,6 +58,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem/request.h"
+
+struct vb_dram;
+struct vb_cpuload;
+
 enum vb_ddrc_port { VB_PORT_CPU, VB_PORT_PL, VB_PORT_COUNT };
 enum vb_ddrc_store { VB_STORE_LPR, VB_STORE_HPR, VB_STORE_WR, VB_STORE_COUNT };
 
@@ -84,12 +89,6 @@ struct vb_ddrc_port_stats {
 	uint64_t overtaken;                        /* grants of another port while this one waited */
 };
 
-struct vb_ddrc_req {
-	uint64_t t, addr;
-	uint32_t len;
-	bool write;
-};
-
 struct vb_ddrc {
 	struct vb_ddrc_params p;
 	uint64_t clk_ps;                           /* counter clock period (ps) */
@@ -104,9 +103,22 @@ struct vb_ddrc {
 	uint64_t store_last[VB_STORE_COUNT];      /* last grant from each store (starvation timer reload) */
 	uint64_t noncrit_until[VB_STORE_COUNT];
 	struct vb_ddrc_port_stats stats[VB_PORT_COUNT];
+	struct vb_dram *dram;                      /* the DRAM behind it and the lazy CPU load (machine.c wires) */
+	struct vb_cpuload *load;
 };
 
 /* 0, or -1 with a message naming the "ddrc.<field>", the rule and the fix. */
 int vb_ddrc_check(const struct vb_ddrc_params *p, char *err, size_t errlen);
+
+#pragma GCC visibility push(hidden)
+
+/* Reset at now (vb_reseed, with the DRAM); keeps the wiring.  tck_ns: the DRAM clock. */
+void vb_ddrc_init(struct vb_ddrc *c, const struct vb_ddrc_params *p, double tck_ns, uint64_t now);
+/* Every master's DRAM request enters through its port: returns its first data (read) / data accepted
+ * (write), *t_done (may be NULL) its last data / write response. */
+uint64_t vb_ddrc_request(struct vb_ddrc *c, enum vb_ddrc_port port, uint64_t t_arrive, uint64_t addr, uint32_t len,
+			 bool write, uint64_t *t_done);
+
+#pragma GCC visibility pop
 
 #endif /* SGDMA_VBOARD_DDRC_H */

@@ -8,7 +8,7 @@
  * refuses pages below vm.mmap_min_addr, so a region that starts there (PS DDR
  * at 0) begins at that limit instead: addresses under it decode to nothing.
  * Where the host already has something, the region is mapped anywhere and
- * reached through vb_mem_ptr.
+ * reached through vb_memory_ptr.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,7 +21,7 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-#include "internal.h"
+#include "mem/memory.h"
 
 /* The lowest address the host lets a process map (page-rounded; the
  * kernel's usual default when the sysctl cannot be read). */
@@ -41,12 +41,13 @@ static uint64_t host_min_addr(void)
 	return v ? v : (uint64_t)(page > 0 ? page : 4096);
 }
 
-int vb_mem_init(vb_board *b, char *err, size_t errlen)
+int vb_memory_init(struct vb_memory *mem, const struct vb_region *ddr, unsigned n_ddr, bool map_at_phys,
+		   char *err, size_t errlen)
 {
-	const uint64_t min = b->cfg.map_at_phys ? host_min_addr() : 0;
+	const uint64_t min = map_at_phys ? host_min_addr() : 0;
 
-	for (unsigned i = 0; i < b->cfg.n_ddr; i++) {
-		struct vb_region lowered = b->cfg.ddr[i];
+	for (unsigned i = 0; i < n_ddr; i++) {
+		struct vb_region lowered = ddr[i];
 		const struct vb_region *r = &lowered;
 		const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
 		void *p = MAP_FAILED;
@@ -55,8 +56,8 @@ int vb_mem_init(vb_board *b, char *err, size_t errlen)
 			lowered.size -= min - lowered.base;
 			lowered.base = min;
 		}
-		b->mem[i].at_phys = false;
-		if (b->cfg.map_at_phys && r->base >= min && r->base == (uint64_t)(uintptr_t)r->base) {
+		mem->mem[i].at_phys = false;
+		if (map_at_phys && r->base >= min && r->base == (uint64_t)(uintptr_t)r->base) {
 			p = mmap((void *)(uintptr_t)r->base, r->size, PROT_READ | PROT_WRITE,
 				 flags | MAP_FIXED_NOREPLACE, -1, 0);
 			/* Kernels before 4.17 ignore the flag and may place it elsewhere. */
@@ -64,7 +65,7 @@ int vb_mem_init(vb_board *b, char *err, size_t errlen)
 				munmap(p, r->size);
 				p = MAP_FAILED;
 			}
-			b->mem[i].at_phys = p != MAP_FAILED;
+			mem->mem[i].at_phys = p != MAP_FAILED;
 		}
 		if (p == MAP_FAILED)
 			p = mmap(NULL, r->size, PROT_READ | PROT_WRITE, flags, -1, 0);
@@ -73,18 +74,18 @@ int vb_mem_init(vb_board *b, char *err, size_t errlen)
 				 r->name, (unsigned long long)r->size);
 			return -1;
 		}
-		b->mem[i].r = *r;
-		b->mem[i].host = p;
-		b->n_mem = i + 1;
+		mem->mem[i].r = *r;
+		mem->mem[i].host = p;
+		mem->n_mem = i + 1;
 	}
 	return 0;
 }
 
-void vb_mem_fini(vb_board *b)
+void vb_memory_fini(struct vb_memory *mem)
 {
-	for (unsigned i = 0; i < b->n_mem; i++)
-		munmap(b->mem[i].host, b->mem[i].r.size);
-	b->n_mem = 0;
+	for (unsigned i = 0; i < mem->n_mem; i++)
+		munmap(mem->mem[i].host, mem->mem[i].r.size);
+	mem->n_mem = 0;
 }
 
 static inline bool region_holds(const struct vb_mem_region *m, uint64_t addr, uint64_t len)
@@ -92,12 +93,12 @@ static inline bool region_holds(const struct vb_mem_region *m, uint64_t addr, ui
 	return addr >= m->r.base && len <= m->r.size && addr - m->r.base <= m->r.size - len;
 }
 
-static struct vb_mem_region *find_slow(vb_board *b, uint64_t addr, uint64_t len)
+static struct vb_mem_region *find_slow(struct vb_memory *mem, uint64_t addr, uint64_t len)
 {
-	for (unsigned i = 0; i < b->n_mem; i++) {
-		if (region_holds(&b->mem[i], addr, len)) {
-			b->mem_hit = i;
-			return &b->mem[i];
+	for (unsigned i = 0; i < mem->n_mem; i++) {
+		if (region_holds(&mem->mem[i], addr, len)) {
+			mem->mem_hit = i;
+			return &mem->mem[i];
 		}
 	}
 	return NULL;
@@ -105,49 +106,37 @@ static struct vb_mem_region *find_slow(vb_board *b, uint64_t addr, uint64_t len)
 
 /* Regions do not overlap, so the one the last lookup found is tried first
  * (a DMA walks one buffer and one ring). */
-static inline struct vb_mem_region *find(vb_board *b, uint64_t addr, uint64_t len)
+static inline struct vb_mem_region *find(struct vb_memory *mem, uint64_t addr, uint64_t len)
 {
-	struct vb_mem_region *m = &b->mem[b->mem_hit];
+	struct vb_mem_region *m = &mem->mem[mem->mem_hit];
 
-	if (b->mem_hit < b->n_mem && region_holds(m, addr, len))
+	if (mem->mem_hit < mem->n_mem && region_holds(m, addr, len))
 		return m;
-	return find_slow(b, addr, len);
+	return find_slow(mem, addr, len);
 }
 
-void *vb_mem_ptr(vb_board *b, uint64_t addr, uint64_t len)
+void *vb_memory_ptr(struct vb_memory *mem, uint64_t addr, uint64_t len)
 {
-	struct vb_mem_region *m = find(b, addr, len ? len : 1);
+	struct vb_mem_region *m = find(mem, addr, len ? len : 1);
 	return m ? m->host + (addr - m->r.base) : NULL;
 }
 
-uint64_t vb_mem_addr(const vb_board *b, const void *host)
+uint64_t vb_memory_addr(const struct vb_memory *mem, const void *host)
 {
 	const uint8_t *p = host;
-	for (unsigned i = 0; i < b->n_mem; i++) {
-		const struct vb_mem_region *m = &b->mem[i];
+	for (unsigned i = 0; i < mem->n_mem; i++) {
+		const struct vb_mem_region *m = &mem->mem[i];
 		if (p >= m->host && p < m->host + m->r.size)
 			return m->r.base + (uint64_t)(p - m->host);
 	}
 	return SG_NO_DEV_ADDR;
 }
 
-int vb_region_count(const vb_board *b) { return (int)b->n_mem; }
-
-const struct vb_region *vb_region_at(const vb_board *b, int i)
-{
-	return i >= 0 && (unsigned)i < b->n_mem ? &b->mem[i].r : NULL;
-}
-
-bool vb_region_at_phys(const vb_board *b, int i)
-{
-	return i >= 0 && (unsigned)i < b->n_mem && b->mem[i].at_phys;
-}
-
 /* Whole pages are handed back (MADV_DONTNEED: anonymous private pages read
  * as zero afterwards, without touching them); partial pages are cleared. */
-int vb_mem_zero(vb_board *b, uint64_t addr, uint64_t len)
+int vb_memory_zero(struct vb_memory *mem, uint64_t addr, uint64_t len)
 {
-	uint8_t *p = vb_mem_ptr(b, addr, len), *lo, *hi;
+	uint8_t *p = vb_memory_ptr(mem, addr, len), *lo, *hi;
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 
 	if (!p)
@@ -159,16 +148,16 @@ int vb_mem_zero(vb_board *b, uint64_t addr, uint64_t len)
 		return 0;
 	}
 	/* Pages of a shared file mapping keep their contents under DONTNEED. */
-	if (b->has_file_map)
+	if (mem->has_file_map)
 		memset(lo, 0, (size_t)(hi - lo));
 	memset(p, 0, (size_t)(lo - p));
 	memset(hi, 0, (size_t)(p + len - hi));
 	return 0;
 }
 
-int vb_mem_map_file(vb_board *b, uint64_t addr, uint64_t size, int fd, char *err, size_t errlen)
+int vb_memory_map_file(struct vb_memory *mem, uint64_t addr, uint64_t size, int fd, char *err, size_t errlen)
 {
-	uint8_t *host = vb_mem_ptr(b, addr, size);
+	uint8_t *host = vb_memory_ptr(mem, addr, size);
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 
 	if (!host || ((uintptr_t)host | size) & (page - 1)) {
@@ -181,37 +170,35 @@ int vb_mem_map_file(vb_board *b, uint64_t addr, uint64_t size, int fd, char *err
 			 (unsigned long long)size, strerror(errno));
 		return -1;
 	}
-	b->has_file_map = true;
+	mem->has_file_map = true;
 	return 0;
 }
 
-int vb_inject_slverr(vb_board *b, uint64_t base, uint64_t size)
+int vb_memory_inject_slverr(struct vb_memory *mem, uint64_t base, uint64_t size)
 {
-	if (b->n_faults >= VB_MAX_FAULTS || size == 0)
+	if (mem->n_faults >= VB_MAX_FAULTS || size == 0)
 		return -1;
-	b->faults[b->n_faults].base = base;
-	b->faults[b->n_faults].size = size;
-	b->n_faults++;
+	mem->faults[mem->n_faults].base = base;
+	mem->faults[mem->n_faults].size = size;
+	mem->n_faults++;
 	return 0;
 }
-
-void vb_clear_faults(vb_board *b) { b->n_faults = 0; }
 
 /* A DMA master's view: DECERR where nothing is mapped (the interconnect
  * decodes no slave), SLVERR where a fault was injected. */
-enum vb_access vb_dma_access(vb_board *b, uint64_t addr, uint64_t len, uint8_t **host)
+enum vb_access vb_dma_access(struct vb_memory *mem, uint64_t addr, uint64_t len, uint8_t **host)
 {
 	struct vb_mem_region *m;
 
 	if (len == 0)
 		len = 1;
-	if (addr > b->addr_mask || len - 1 > b->addr_mask - addr)
+	if (addr > mem->addr_mask || len - 1 > mem->addr_mask - addr)
 		return VB_ACC_DECERR;
-	m = find(b, addr, len);
+	m = find(mem, addr, len);
 	if (!m)
 		return VB_ACC_DECERR;
-	for (unsigned i = 0; i < b->n_faults; i++) {
-		const struct vb_fault *f = &b->faults[i];
+	for (unsigned i = 0; i < mem->n_faults; i++) {
+		const struct vb_fault *f = &mem->faults[i];
 		if (addr < f->base + f->size && f->base < addr + len)
 			return VB_ACC_SLVERR;
 	}

@@ -3,7 +3,7 @@
  */
 #include <stdio.h>
 
-#include "pcie.h"
+#include "pcie_types.h"
 #include "pcie_api.h"
 
 static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }

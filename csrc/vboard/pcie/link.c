@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "pcie.h"
+#include "pcie_types.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 

@@ -14,16 +14,19 @@
 #include "pcie.h"
 #include "pcie_api.h"
 
-int vb_pcie_create(vb_board *b, char *err, size_t errlen)
+struct vb_pcie *vb_pcie_new(const struct vb_pcie_params *m, struct vb_sched *sched, struct vb_bus *bus,
+			    struct vb_ic *ic, struct vb_memory *memory, char *err, size_t errlen)
 {
 	struct vb_pcie *p = calloc(1, sizeof(*p));
-	const struct vb_pcie_params *m = &b->cfg.pcie;
 
 	if (!p) {
 		snprintf(err, errlen, "out of host memory");
-		return -1;
+		return NULL;
 	}
-	p->b = b;
+	p->sched = sched;
+	p->bus = bus;
+	p->ic = ic;
+	p->memory = memory;
 	p->prm = *m;
 	p->ep_mem = mmap(NULL, m->ep_ddr_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 			 -1, 0);
@@ -31,7 +34,7 @@ int vb_pcie_create(vb_board *b, char *err, size_t errlen)
 		free(p);
 		snprintf(err, errlen, "pcie.ep_ddr_size = 0x%llx: cannot map the endpoint DDR",
 			 (unsigned long long)m->ep_ddr_size);
-		return -1;
+		return NULL;
 	}
 	p->dma_clk_ps = (uint64_t)(1e6 / m->dma_clock_mhz + 0.5);
 	p->rp_ps = vb_ns(m->rp_bridge_ns);
@@ -42,33 +45,29 @@ int vb_pcie_create(vb_board *b, char *err, size_t errlen)
 		p->dma[s].p = p;
 		p->dma[s].side = (enum pd_side)s;
 	}
-	b->pcie = p;
-	vb_pcie_reseed(b, b->sched.now);
-	return 0;
+	return p;
 }
 
-void vb_pcie_reseed(vb_board *b, uint64_t t0)
+void vb_pcie_reseed(struct vb_pcie *p, const struct vb_rng *rng, uint64_t t0)
 {
-	struct vb_pcie *p = b->pcie;
 	if (!p)
 		return;
 	/* the EP DDR's refresh phase is independent of the PS DDR's; taken from the
 	 * seeded generator's state without drawing, so the board's other random
 	 * streams stay as they are without [pcie] */
-	uint64_t refi = vb_ns(p->prm.ep_dram.trefi_ns), r = (b->rng.s[2] ^ (b->rng.s[3] >> 7)) * 0x9E3779B97F4A7C15ull;
+	uint64_t refi = vb_ns(p->prm.ep_dram.trefi_ns), r = (rng->s[2] ^ (rng->s[3] >> 7)) * 0x9E3779B97F4A7C15ull;
 	vb_dram_init(&p->ep_dram, &p->prm.ep_dram, t0 + (refi ? r % refi : 0));
 	p->ep_last_arrive = p->ep_port_free = t0;
 	pd_link_init(p);
 	p->link.d[0].free = p->link.d[1].free = t0;
 }
 
-void vb_pcie_destroy(vb_board *b)
+void vb_pcie_free(struct vb_pcie *p)
 {
-	if (!b->pcie)
+	if (!p)
 		return;
-	munmap(b->pcie->ep_mem, b->pcie->prm.ep_ddr_size);
-	free(b->pcie);
-	b->pcie = NULL;
+	munmap(p->ep_mem, p->prm.ep_ddr_size);
+	free(p);
 }
 
 /* ---- device ops ------------------------------------------------------------- */
@@ -78,7 +77,7 @@ static uint32_t root_read(void *dev, uint64_t off) { return pd_dma_read(dev, off
 static void root_write(void *dev, uint64_t off, uint32_t v)
 {
 	struct vb_psdma *d = dev;
-	pd_dma_write(d, off, v, d->p->b->sched.now);
+	pd_dma_write(d, off, v, d->p->sched->now);
 }
 
 /* The host reads an endpoint register across the link: a non-posted read,
@@ -89,8 +88,8 @@ static uint32_t ep_read(void *dev, uint64_t off)
 	struct vb_psdma *d = dev;
 	struct vb_pcie *p = d->p;
 	uint64_t a = p->prm.bar0 + off;
-	uint64_t t = pd_tlp(p, PD_DOWN, p->b->sched.now, 0, a) + p->ep_ps;
-	p->b->bus.answer_at = pd_tlp(p, PD_UP, t, 4, a);
+	uint64_t t = pd_tlp(p, PD_DOWN, p->sched->now, 0, a) + p->ep_ps;
+	p->bus->answer_at = pd_tlp(p, PD_UP, t, 4, a);
 	return pd_dma_read(d, off);
 }
 
@@ -99,10 +98,10 @@ static void ep_write(void *dev, uint64_t off, uint32_t v)
 {
 	struct vb_psdma *d = dev;
 	struct vb_pcie *p = d->p;
-	uint64_t t = pd_tlp(p, PD_DOWN, p->b->sched.now, 4, p->prm.bar0 + off) + p->ep_ps;
+	uint64_t t = pd_tlp(p, PD_DOWN, p->sched->now, 4, p->prm.bar0 + off) + p->ep_ps;
 	if (t > d->doorbell_at)
 		d->doorbell_at = t;
-	pd_dma_write(d, off, v, p->b->sched.now);
+	pd_dma_write(d, off, v, p->sched->now);
 }
 
 static void dma_reset(void *dev) { pd_dma_reset(dev); }
@@ -117,15 +116,13 @@ const struct vb_device_ops vb_psdma_ep_ops = {
 };
 const struct vb_timed_ops vb_psdma_timed = { .next_event = dma_next, .step = dma_step };
 
-void *vb_pcie_engine(vb_board *b, int side) { return b->pcie ? &b->pcie->dma[side] : NULL; }
+void *vb_pcie_engine(struct vb_pcie *p, int side) { return p ? &p->dma[side] : NULL; }
 
 /* ---- for the binding ------------------------------------------------------------- */
 
-bool vb_pcie_present(const vb_board *b) { return b->pcie != NULL; }
-
-void vb_pcie_apm(vb_board *b, int which, struct vb_pcie_apm *out)
+void pd_apm(struct vb_pcie *p, int which, struct vb_pcie_apm *out)
 {
-	const struct vb_apm *a = which ? &b->pcie->apm_ep : &b->pcie->apm_ps;
+	const struct vb_apm *a = which ? &p->apm_ep : &p->apm_ps;
 	out->rd_bytes = a->rd_bytes;
 	out->wr_bytes = a->wr_bytes;
 	out->rd_txns = a->rd_txns;
@@ -136,9 +133,9 @@ void vb_pcie_apm(vb_board *b, int which, struct vb_pcie_apm *out)
 	}
 }
 
-void vb_pcie_apm_count_cpu(vb_board *b, bool write, uint64_t bytes)
+void pd_apm_count_cpu(struct vb_pcie *p, bool write, uint64_t bytes)
 {
-	struct vb_apm *a = &b->pcie->apm_ps;
+	struct vb_apm *a = &p->apm_ps;
 	if (write) {
 		a->wr_bytes += bytes;
 		a->wr_class[PD_CPU] += bytes;
@@ -150,42 +147,42 @@ void vb_pcie_apm_count_cpu(vb_board *b, bool write, uint64_t bytes)
 	}
 }
 
-void vb_pcie_link_stats(vb_board *b, struct vb_pcie_link_stats *out)
+void pd_link_stats(struct vb_pcie *p, struct vb_pcie_link_stats *out)
 {
-	const struct pd_link *l = &b->pcie->link;
+	const struct pd_link *l = &p->link;
 	for (int d = 0; d < 2; d++) {
 		out->tlps[d] = l->d[d].tlps;
 		out->wire_bytes[d] = l->d[d].wire_bytes;
 		out->payload[d] = l->d[d].payload;
 	}
-	out->rate_mbps = pd_link_rate_mbps(&b->pcie->prm);
+	out->rate_mbps = pd_link_rate_mbps(&p->prm);
 }
 
-uint8_t *vb_pcie_ep_ptr(vb_board *b, uint64_t axi, uint64_t len)
+uint8_t *pd_ep_ptr(struct vb_pcie *p, uint64_t axi, uint64_t len)
 {
-	const struct vb_pcie_params *m = &b->pcie->prm;
+	const struct vb_pcie_params *m = &p->prm;
 	if (axi < m->ep_ddr_axi || len > m->ep_ddr_size || axi - m->ep_ddr_axi > m->ep_ddr_size - len)
 		return NULL;
-	return b->pcie->ep_mem + (axi - m->ep_ddr_axi);
+	return p->ep_mem + (axi - m->ep_ddr_axi);
 }
 
 /* The channel's interrupt line: status bits AND their enables, once the
  * interrupt has reached the host (an endpoint's MSI crosses the link). */
-bool vb_pcie_irq(vb_board *b, int side, unsigned chan, uint64_t *t_irq)
+bool pd_irq(struct vb_pcie *p, int side, unsigned chan, uint64_t *t_irq)
 {
-	const struct pd_chan *c = &b->pcie->dma[side].ch[chan];
+	const struct pd_chan *c = &p->dma[side].ch[chan];
 	uint32_t ctl = side == PD_ROOT ? c->axi_icntrl : c->pcie_icntrl;
 	uint32_t st = side == PD_ROOT ? c->axi_istat : c->pcie_istat;
 	uint32_t en = ((ctl & PSDMA_INTR_ERR_EN) ? PSDMA_ISTAT_ERR : 0) | ((ctl & PSDMA_INTR_SGL_EN) ? PSDMA_ISTAT_SGL : 0);
 
 	if (t_irq)
 		*t_irq = c->t_irq;
-	return (ctl & PSDMA_INTR_ENABLE) && (st & en) && b->sched.now >= c->t_irq;
+	return (ctl & PSDMA_INTR_ENABLE) && (st & en) && p->sched->now >= c->t_irq;
 }
 
-bool vb_pcie_last_error(vb_board *b, struct vb_pcie_error *out)
+bool pd_last_error(struct vb_pcie *p, struct vb_pcie_error *out)
 {
-	const struct pd_error *e = &b->pcie->err;
+	const struct pd_error *e = &p->err;
 	if (!e->valid)
 		return false;
 	out->side = e->side;
@@ -197,8 +194,8 @@ bool vb_pcie_last_error(vb_board *b, struct vb_pcie_error *out)
 	return true;
 }
 
-void vb_pcie_clear_error(vb_board *b) { b->pcie->err.valid = false; }
-uint64_t vb_pcie_guest_errors(vb_board *b) { return b->pcie->guest_errors; }
-const struct vb_pcie_params *vb_pcie_params_of(vb_board *b) { return &b->pcie->prm; }
+void pd_clear_error(struct vb_pcie *p) { p->err.valid = false; }
+uint64_t pd_guest_errors(struct vb_pcie *p) { return p->guest_errors; }
+const struct vb_pcie_params *pd_params(struct vb_pcie *p) { return &p->prm; }
 
-void vb_pcie_set_trained(vb_board *b, bool up) { b->pcie->prm.trained = up; }
+void pd_set_trained(struct vb_pcie *p, bool up) { p->prm.trained = up; }

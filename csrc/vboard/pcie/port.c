@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "pcie.h"
+#include "pcie_types.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -62,11 +62,11 @@ enum vb_access pd_axi_read(struct vb_pcie *p, enum pd_side s, uint64_t t, uint64
 	enum vb_access acc;
 
 	if (s == PD_ROOT) {
-		acc = vb_dma_access(p->b, addr, len, host);
+		acc = vb_dma_access(p->memory, addr, len, host);
 		if (acc != VB_ACC_OK)
 			return acc;
 		count(&p->apm_ps, false, len, cls);
-		*first = vb_ic_read(p->b, t, addr, len, done);
+		*first = vb_ic_read(p->ic, t, addr, len, done);
 		return VB_ACC_OK;
 	}
 	acc = ep_mem(p, addr, len, host);
@@ -84,11 +84,11 @@ enum vb_access pd_axi_write(struct vb_pcie *p, enum pd_side s, uint64_t t, uint6
 	uint64_t first;
 
 	if (s == PD_ROOT) {
-		acc = vb_dma_access(p->b, addr, len, host);
+		acc = vb_dma_access(p->memory, addr, len, host);
 		if (acc != VB_ACC_OK)
 			return acc;
 		count(&p->apm_ps, true, len, cls);
-		*done = vb_ic_write(p->b, t, addr, len);
+		*done = vb_ic_write(p->ic, t, addr, len);
 		return VB_ACC_OK;
 	}
 	acc = ep_mem(p, addr, len, host);
@@ -120,7 +120,7 @@ static bool completer(struct vb_pcie *p, enum pd_side s, uint64_t bus, uint32_t 
 	if (s == PD_ROOT)
 		return pd_bar_lookup(p, bus, len, axi, &bar);
 	*axi = bus;   /* root port inbound: bus addresses are PS addresses (identity) */
-	return vb_mem_ptr(p->b, bus, len) != NULL;
+	return vb_memory_ptr(p->memory, bus, len) != NULL;
 }
 
 enum vb_access pd_pcie_read(struct vb_pcie *p, enum pd_side s, uint64_t t, uint64_t addr, uint32_t len,

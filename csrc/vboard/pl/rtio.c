@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/grow.h"
 #include "pl/rtio.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -248,13 +248,13 @@ void rtio_reg_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t)
 static uint32_t ops_read(void *dev, uint64_t off)
 {
 	struct vb_rtio *r = dev;
-	return rtio_reg_read(r, (uint32_t)off, r->b->sched.now);
+	return rtio_reg_read(r, (uint32_t)off, r->sched->now);
 }
 
 static void ops_write(void *dev, uint64_t off, uint32_t v)
 {
 	struct vb_rtio *r = dev;
-	rtio_reg_write(r, (uint32_t)off, v, r->b->sched.now);
+	rtio_reg_write(r, (uint32_t)off, v, r->sched->now);
 }
 
 static void ops_reset(void *dev)
@@ -375,12 +375,15 @@ const struct vb_timed_ops vb_rtio_timed = {
 	.step = ops_step,
 };
 
-struct vb_rtio *vb_rtio_new(vb_board *b, const struct vb_rtio_params *p)
+struct vb_rtio *vb_rtio_new(struct vb_sched *sched, struct vb_ic *ic, struct vb_memory *memory,
+			    const struct vb_rtio_params *p)
 {
 	struct vb_rtio *r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
-	r->b = b;
+	r->sched = sched;
+	r->ic = ic;
+	r->memory = memory;
 	r->p = *p;
 	r->coarse_ps = (uint64_t)(1e6 / p->clock_mhz + 0.5);
 	r->mu_ps = (double)r->coarse_ps / (double)(1u << p->fine_bits);

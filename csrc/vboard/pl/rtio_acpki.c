@@ -13,7 +13,6 @@
  */
 #include <string.h>
 
-#include "internal.h"
 #include "pl/rtio_types.h"
 
 static uint32_t get32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
@@ -49,7 +48,7 @@ static void read_entry(struct vb_rtio *r, uint64_t t)
 	struct rtio_acpki *a = &r->acp;
 	uint64_t addr = a->out_base + RTIO_ACP_OUT_HEADER_BYTES + (uint64_t)a->idx * RTIO_ACP_OUT_TRANSACTION_BYTES;
 	unsigned lead = a->idx == 0 ? RTIO_ACP_OUT_HEADER_BYTES : 0, beats;
-	const uint8_t *tx = vb_mem_ptr(r->b, addr, RTIO_ACP_OUT_TRANSACTION_BYTES);
+	const uint8_t *tx = vb_memory_ptr(r->memory, addr, RTIO_ACP_OUT_TRANSACTION_BYTES);
 	uint32_t width;
 
 	memset(&a->ev, 0, sizeof(a->ev));
@@ -60,7 +59,7 @@ static void read_entry(struct vb_rtio *r, uint64_t t)
 		return;
 	}
 	if (a->idx == 0) {
-		const uint8_t *h = vb_mem_ptr(r->b, a->out_base, RTIO_ACP_OUT_HEADER_BYTES);
+		const uint8_t *h = vb_memory_ptr(r->memory, a->out_base, RTIO_ACP_OUT_HEADER_BYTES);
 		uint32_t ptr = h ? get32(h + ACP_HDR_PTR) : 0;
 		a->count = ptr ? ptr : 1;
 	}
@@ -118,7 +117,7 @@ void rtio_acp_step(struct vb_rtio *r, uint64_t t)
 		return;
 	case ACP_WRITEBACK:
 		/* one 3-beat burst: status | valid, timestamp word, batch pointer */
-		in = vb_mem_ptr(r->b, a->in_base, RTIO_ACP_IN_BYTES);
+		in = vb_memory_ptr(r->memory, a->in_base, RTIO_ACP_IN_BYTES);
 		a->t_reply = t + (uint64_t)(r->p.acp_write_ns * 1000.0 + 0.5) +
 			     rtio_ps_of_cycles(r, (double)RTIO_ACP_IN_BYTES / r->p.bus_bytes);
 		if (in) {

@@ -9,7 +9,6 @@
  */
 #include <string.h>
 
-#include "internal.h"
 #include "pl/rtio_types.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -138,14 +137,14 @@ void rtio_an_step(struct vb_rtio *r, uint64_t t)
 		const uint8_t *msg = a->fifo + (size_t)a->fh * RTIO_MESSAGE_BYTES;
 		uint8_t *dst;
 		if (a->last < a->base || span < RTIO_MESSAGE_BYTES ||
-		    !(dst = rtio_mem_host(r->b, a->wr_addr, RTIO_MESSAGE_BYTES))) {
+		    !(dst = rtio_mem_host(r, a->wr_addr, RTIO_MESSAGE_BYTES))) {
 			a->bus_error = true;   /* non-OKAY write response: sticky, message dropped */
 			a->fh = (a->fh + 1) % r->p.analyzer_fifo;
 			a->fn--;
 			continue;
 		}
 		memcpy(dst, msg, RTIO_MESSAGE_BYTES);
-		a->out_done[(a->oh + a->on) % RTIO_AN_OUT] = rtio_mem_write(r->b, RTIO_PORT_HP1, at, a->wr_addr,
+		a->out_done[(a->oh + a->on) % RTIO_AN_OUT] = rtio_mem_write(r, RTIO_PORT_HP1, at, a->wr_addr,
 									    RTIO_MESSAGE_BYTES);
 		a->on++;
 		a->fh = (a->fh + 1) % r->p.analyzer_fifo;

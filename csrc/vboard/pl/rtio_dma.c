@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
 #include "pl/rtio_types.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -54,11 +53,11 @@ static void issue(struct vb_rtio *r, uint64_t t)
 	while (can_issue(r) && d->ar_free <= t) {
 		uint64_t at = max64(d->ar_free, d->t_start);
 		unsigned i = (d->bh + d->bn) % RTIO_DMA_BURSTS;
-		if (!rtio_mem_ok(r->b, d->rd_next, r->p.dma_burst_bytes)) {
+		if (!rtio_mem_ok(r, d->rd_next, r->p.dma_burst_bytes)) {
 			d->rd_stop = true;   /* past readable memory: only an error if the slicer needs those bytes */
 			break;
 		}
-		d->burst_done[i] = rtio_mem_read(r->b, RTIO_PORT_HP0, at, d->rd_next, r->p.dma_burst_bytes);
+		d->burst_done[i] = rtio_mem_read(r, RTIO_PORT_HP0, at, d->rd_next, r->p.dma_burst_bytes);
 		d->rd_next += r->p.dma_burst_bytes;
 		d->burst_end[i] = d->rd_next;
 		d->bn++;
@@ -86,7 +85,7 @@ static uint32_t record_len(struct vb_rtio *r, bool *have)
 	if (d->rec_addr >= d->avail_end)
 		return 0;
 	if (d->lc_addr != d->rec_addr) {   /* the byte arrived with its burst: read it once */
-		p = vb_mem_ptr(r->b, d->rec_addr, 1);
+		p = vb_memory_ptr(r->memory, d->rec_addr, 1);
 		d->lc_addr = d->rec_addr;
 		d->lc_ok = p != NULL;
 		d->lc_len = p ? p[0] : 0;
@@ -133,7 +132,7 @@ static void one_record(struct vb_rtio *r, uint32_t len, uint64_t t)
 		d->phase = DMA_FLUSH;
 		return;
 	}
-	decode(r, vb_mem_ptr(r->b, d->rec_addr, len), len, &ev);
+	decode(r, vb_memory_ptr(r->memory, d->rec_addr, len), len, &ev);
 	d->rec_addr += len;
 	d->records++;
 	if (d->error) {

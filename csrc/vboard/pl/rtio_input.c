@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "pl/rtio_types.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -246,10 +245,10 @@ int rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, cons
 				 (long long)t_mu[i - 1]);
 			return -1;
 		}
-	if (n && rtio_emit_ps(r, t_mu[0]) < r->b->sched.now) {
+	if (n && rtio_emit_ps(r, t_mu[0]) < r->sched->now) {
 		snprintf(err, errlen, "input stimulus on channel %u starts at %lld mu, behind the RTIO counter (%lld mu); "
 			 "give transitions from now on", chan, (long long)t_mu[0],
-			 (long long)rtio_counter_at(r, r->b->sched.now));
+			 (long long)rtio_counter_at(r, r->sched->now));
 		return -1;
 	}
 	tt = malloc((n ? n : 1) * sizeof(*tt));

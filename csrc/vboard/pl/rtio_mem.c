@@ -6,31 +6,30 @@
  * Today the port tag is informational: ic.c models one HP port's read and
  * write channels, and the DRAM is shared by both.
  */
-#include "internal.h"
 #include "pl/rtio_types.h"
 
-bool rtio_mem_ok(vb_board *b, uint64_t addr, uint64_t len)
+bool rtio_mem_ok(struct vb_rtio *r, uint64_t addr, uint64_t len)
 {
 	uint8_t *host;
-	return vb_dma_access(b, addr, len, &host) == VB_ACC_OK;
+	return vb_dma_access(r->memory, addr, len, &host) == VB_ACC_OK;
 }
 
-uint8_t *rtio_mem_host(vb_board *b, uint64_t addr, uint64_t len)
+uint8_t *rtio_mem_host(struct vb_rtio *r, uint64_t addr, uint64_t len)
 {
 	uint8_t *host;
-	return vb_dma_access(b, addr, len, &host) == VB_ACC_OK ? host : NULL;
+	return vb_dma_access(r->memory, addr, len, &host) == VB_ACC_OK ? host : NULL;
 }
 
-uint64_t rtio_mem_read(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len)
+uint64_t rtio_mem_read(struct vb_rtio *r, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len)
 {
 	uint64_t done;
 	(void)port;
-	vb_ic_read(b, t, addr, len, &done);
+	vb_ic_read(r->ic, t, addr, len, &done);
 	return done;
 }
 
-uint64_t rtio_mem_write(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len)
+uint64_t rtio_mem_write(struct vb_rtio *r, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len)
 {
 	(void)port;
-	return vb_ic_write(b, t, addr, len);
+	return vb_ic_write(r->ic, t, addr, len);
 }

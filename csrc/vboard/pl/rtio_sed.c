@@ -10,7 +10,6 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
 #include "pl/rtio_types.h"
 
 static bool lane_full(const struct vb_rtio *r, const struct rtio_lane *l) { return l->count >= r->p.fifo_depth; }

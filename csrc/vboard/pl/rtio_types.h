@@ -15,6 +15,9 @@
 
 #include "sgdma/rtio_layout.h"
 #include "vboard.h"
+#include "base/sched.h"
+#include "mem/ic.h"
+#include "mem/memory.h"
 
 #define RTIO_MAX_LANES 16
 #define RTIO_WQ 64            /* posted CSR stores in flight on the register port */
@@ -130,7 +133,9 @@ struct rtio_kernel {
 };
 
 struct vb_rtio {
-	vb_board *b;
+	struct vb_sched *sched;   /* read now (the kernel CPU, cpu/rtio_kernel.c, also moves it) */
+	struct vb_ic *ic;         /* the HP ports' way into the memory path */
+	struct vb_memory *memory; /* what an address holds */
 	struct vb_rtio_params p;
 	uint64_t coarse_ps;
 	double mu_ps;
@@ -209,10 +214,10 @@ void rtio_log_guest(const char *what, const struct rtio_event *ev, uint64_t n);
 
 /* rtio_mem.c: the one adapter onto the timed memory path */
 enum rtio_port { RTIO_PORT_HP0, RTIO_PORT_HP1 };
-bool rtio_mem_ok(vb_board *b, uint64_t addr, uint64_t len);
-uint8_t *rtio_mem_host(vb_board *b, uint64_t addr, uint64_t len);   /* NULL unless the bus would answer OKAY */
-uint64_t rtio_mem_read(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
-uint64_t rtio_mem_write(vb_board *b, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
+bool rtio_mem_ok(struct vb_rtio *r, uint64_t addr, uint64_t len);
+uint8_t *rtio_mem_host(struct vb_rtio *r, uint64_t addr, uint64_t len);   /* NULL unless the bus would answer OKAY */
+uint64_t rtio_mem_read(struct vb_rtio *r, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
+uint64_t rtio_mem_write(struct vb_rtio *r, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
 
 /* rtio_dma.c */
 void rtio_dma_start(struct vb_rtio *r, uint64_t t);

@@ -9,7 +9,6 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
 #include "pl/rtio_types.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }

@@ -1,32 +1,29 @@
 /*
- * internal.h - the board's composition: one struct per block, as in a QEMU
- * device model, gathered in struct vb_board with the scheduler (base/), the
- * bus and the stream links; and the PL clock-edge helpers.  Only the files of
- * csrc/vboard include this.  The blocks still reach their state through the
- * whole board (a struct vb_board *), so every block includes it.
+ * dma.h - the AXI DMA's own state (struct vb_dma): its two channels, the
+ * MM2S pipeline, its streams and what machine.c hands it - the scheduler (to
+ * read now), the PL clock, its build parameters, the interconnect it issues
+ * to and the memory it reads and writes.  The bottom of the DMA's headers.
  */
-#ifndef SGDMA_VBOARD_INTERNAL_H
-#define SGDMA_VBOARD_INTERNAL_H
+#ifndef SGDMA_VBOARD_DMA_DMA_H
+#define SGDMA_VBOARD_DMA_DMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "sgdma/pg021.h"
-#include "vboard.h"
+#include "vboard.h"          /* vb_stats, vb_probe, vb_dma_guest_errors */
+#include "dma/params.h"
 #include "base/grow.h"
-#include "base/rng.h"
 #include "base/sched.h"
-#include "base/sink_log.h"
 #include "base/stream.h"
+#include "base/time.h"
 #include "bus/bus.h"
-#include "cpu/cpuops.h"
-#include "dma/stream.h"
-#include "pl/csm.h"
-#include "pl/gpio.h"
+#include "mem/ic.h"
+#include "mem/memory.h"
 
-/* The blocks' functions are internal to the extension (vboard.h is its API):
- * hidden, so calls between them skip the PLT and a file's own can inline. */
+struct vb_coherency;
+
 #pragma GCC visibility push(hidden)
-
-/* Outcome of a DMA master's access: OK, or PG021's DecErr / SlvErr. */
-enum vb_access { VB_ACC_OK = 0, VB_ACC_DECERR, VB_ACC_SLVERR };
 
 /* ---- AXI DMA channel ------------------------------------------------------ */
 
@@ -135,24 +132,16 @@ struct vb_chan {
 };
 
 #define VB_FETCH_LOG_MAX (1u << 20)
-void vb_fetch_log_add(vb_board *b, struct vb_chan *c, uint64_t t_issue, uint64_t t_done);
+void vb_fetch_log_add(struct vb_chan *c, uint64_t t_issue, uint64_t t_done);
 
-struct vb_fault {
-	uint64_t base, size;
-};
-
-struct vb_mem_region {
-	struct vb_region r;
-	uint8_t *host;
-	bool at_phys;             /* host == (uint8_t *)r.base: physical addresses work as pointers */
-};
-
-struct vb_board {
-	struct vb_config cfg;
-	struct vb_sched sched;    /* virtual time and the timed devices (base/sched.c) */
-	struct vb_rng rng;
-	struct vb_clock clk;      /* the DMA's (PL) clock: period, edge 0, exact span (base/time.h) */
-	struct vb_dma_lat {       /* vb_clocks() of PG021's latencies, computed once (vb_create) */
+struct vb_dma {
+	const struct vb_dma_params *prm;  /* its build (dma/params.h; fixed after vb_create) */
+	struct vb_sched *sched;   /* read now; never moved here */
+	const struct vb_clock *clk;   /* the PL clock (base/time.h) */
+	struct vb_ic *ic;         /* its AXI masters' port into the memory path */
+	struct vb_memory *memory; /* what an address holds (DECERR, SLVERR, host bytes) */
+	struct vb_coherency *coh; /* the cache-coherency checker its transfers report to (mem/coherency.h) */
+	struct vb_dma_lat {       /* vb_dma_clocks() of PG021's latencies, computed once (vb_create) */
 		uint64_t clock;       /* one DMA clock */
 		uint64_t tail_to_sg_ar, sg_ar_to_data_ar, ar_to_tvalid, s2mm_tvalid_to_aw;
 		uint64_t bd_beats;    /* a BD's 13 beats on the 32-bit SG port, less the first */
@@ -161,83 +150,24 @@ struct vb_board {
 	uint32_t data_bytes;
 	uint64_t addr_mask;       /* addresses the DMA can form */
 	uint64_t reset_until;     /* soft reset in progress until then */
-	struct vb_bus bus;        /* register windows of every device (bus.c) */
-	struct vb_mem_region mem[VB_MAX_REGIONS];
-	unsigned n_mem;
-	unsigned mem_hit;         /* the region the last lookup found (a DMA walks one buffer) */
-	bool has_file_map;        /* some DDR is backed by a shared file (vb_mem_map_file) */
-	struct vb_fault faults[VB_MAX_FAULTS];
-	unsigned n_faults;
+	uint64_t consumer_ps;     /* one beat of the stream's consumer (ps) */
+	unsigned consumer_fifo_beats;   /* the consumer's FIFO (stream.consumer_fifo_beats) */
 	struct vb_chan ch[2];
-	uint64_t dma_next;        /* the DMA's next event (vb_dma_next_event), valid while dma_next_valid: */
-	bool dma_next_valid;      /* cleared by every step, register write, reset and stream arrival */
+	uint64_t next;            /* the next event (vb_dma_next_event), valid while next_valid: */
+	bool next_valid;          /* cleared by every step, register write, reset and stream arrival */
 	struct vb_stream_tx tx;   /* the MM2S stream and what is wired to it (machine.c) */
 	struct vb_stream_rx rx;   /* the S2MM stream's producer (machine.c) */
 	struct vb_dma_guest_errors guest;   /* illegal guest accesses to the DMA registers */
-	struct vb_dram dram;      /* DRAM timing (dram.h): reached only through the controller (ddrc) */
-	struct vb_ddrc ddrc;      /* DDR controller ports, queues, arbitration (mem/ddrc.h) */
-	struct vb_gpio gpio[VB_GPIO_BLOCKS];
-	struct vb_csm csm;
-	struct vb_dac dac;
-	struct vb_adc adc;
-	struct vb_source src;
-	struct vb_sink sink;
-	struct vb_trace trace;
-	uint64_t mmio_reads, mmio_writes;
 	struct vb_scratch scratch;  /* the data movers' temporary copies */
-	/* derived timing (ps) */
-	uint64_t ic_request_ps, ic_response_ps, consumer_ps;
-	uint64_t ic_last_arrive;  /* requests reach the DRAM in order */
-	uint64_t ic_read_free, ic_write_free;  /* the port's data channels */
-	double ic_ps_per_byte;
-	struct vb_cpuload {         /* mem/cpuload.c */
-		uint64_t period_ps, next_t, i, base, span;
-		unsigned bytes;
-		uint64_t reads, writes;
-	} load;
-	struct vb_cpuop_stats cpuops;   /* cpu/cpuops.c: totals of the CPU's memory operations */
-	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */
-	struct vb_pcie *pcie;      /* pcie/: PS-PCIe DMA, link, endpoint (NULL without [pcie]) */
-	struct vb_rtio *rtio;      /* pl/rtio.c: the RTIO core, when the preset has [rtio] */
 };
 
-/* ic.c: memory transactions through the interconnect to the DRAM */
-uint64_t vb_ic_read(vb_board *b, uint64_t t, uint64_t addr, uint32_t len, uint64_t *done);
-uint64_t vb_ic_write(vb_board *b, uint64_t t, uint64_t addr, uint32_t len);
-/* A data-mover write burst: its write response (B), early if the port answers on acceptance (ic.early_bresp). */
-uint64_t vb_ic_write_burst(vb_board *b, uint64_t t, uint64_t t_wlast, uint64_t addr, uint32_t len);
-
-/* mem/ddrc.c: the DDR controller.  Every master's DRAM request enters through its port;
- * returns its first data (read) / data accepted (write), *t_done its last data / write response. */
-uint64_t vb_ddrc_request(vb_board *b, enum vb_ddrc_port port, uint64_t t_arrive, uint64_t addr, uint32_t len,
-			 bool write, uint64_t *t_done);
-
-void vb_ddrc_init(vb_board *b);              /* reset with the DRAM (vb_reseed) */
-
-/* mem/cpuload.c: the background CPU load, a lazy master.  take: its next request if it
- * arrives before t (the generator advances); stall: it cannot issue before t (full port FIFO). */
-void vb_cpuload_init(vb_board *b);
-bool vb_cpuload_take(vb_board *b, uint64_t t, struct vb_ddrc_req *r);
-void vb_cpuload_stall(vb_board *b, uint64_t t);
-
-/* memory.c */
-int vb_mem_init(vb_board *b, char *err, size_t errlen);
-void vb_mem_fini(vb_board *b);
-enum vb_access vb_dma_access(vb_board *b, uint64_t addr, uint64_t len, uint8_t **host);
-
-/* pcie/pcie.c: the PCIe subsystem (created by machine.c when the preset has [pcie]) */
-struct vb_pcie;
-int vb_pcie_create(vb_board *b, char *err, size_t errlen);
-void vb_pcie_destroy(vb_board *b);
-extern const struct vb_device_ops vb_psdma_root_ops, vb_psdma_ep_ops;
-extern const struct vb_timed_ops vb_psdma_timed;
-
-/* device ops tables, mapped by machine.c */
+/* The DMA's ops tables (dev = its struct vb_dma), mapped by machine.c */
 extern const struct vb_device_ops vb_axidma_ops;
 extern const struct vb_timed_ops vb_axidma_timed;
-static inline uint64_t vb_clocks(const vb_board *b, double clocks)
+
+static inline uint64_t vb_dma_clocks(const struct vb_dma *d, double clocks)
 {
-	return vb_clock_ticks(&b->clk, clocks);
+	return vb_clock_ticks(d->clk, clocks);
 }
 
 #pragma GCC visibility pop
