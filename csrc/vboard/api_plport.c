@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "board.h"
 
 static void catch_up(vb_board *b, uint64_t t)
 {
@@ -23,18 +23,18 @@ static void catch_up(vb_board *b, uint64_t t)
 int vb_pl_read(vb_board *b, uint64_t t_ps, uint64_t addr, uint32_t len, void *dst, struct vb_pl_xfer *out)
 {
 	uint8_t *host = NULL;
-	enum vb_access acc = vb_dma_access(b, addr, len, &host);
+	enum vb_access acc = vb_dma_access(&b->memory, addr, len, &host);
 
 	catch_up(b, t_ps);
 	out->t_issue = b->sched.now;
 	if (acc != VB_ACC_OK) {
 		/* an error response costs the round trip through the port, no DRAM access */
-		out->t_first = out->t_done = out->t_issue + b->ic_request_ps + b->ic_response_ps;
+		out->t_first = out->t_done = out->t_issue + b->ic.request_ps + b->ic.response_ps;
 		if (dst)
 			memset(dst, 0, len);
 		return (int)acc;
 	}
-	out->t_first = vb_ic_read(b, out->t_issue, addr, len, &out->t_done);
+	out->t_first = vb_ic_read(&b->ic, out->t_issue, addr, len, &out->t_done);
 	if (dst)
 		memcpy(dst, host, len);
 	return VB_ACC_OK;
@@ -44,17 +44,17 @@ int vb_pl_write(vb_board *b, uint64_t t_aw_ps, uint64_t t_wlast_ps, uint64_t add
 		struct vb_pl_xfer *out)
 {
 	uint8_t *host = NULL;
-	enum vb_access acc = vb_dma_access(b, addr, len, &host);
+	enum vb_access acc = vb_dma_access(&b->memory, addr, len, &host);
 
 	catch_up(b, t_wlast_ps > t_aw_ps ? t_wlast_ps : t_aw_ps);
 	out->t_issue = t_aw_ps < b->sched.now ? t_aw_ps : b->sched.now;
 	if (acc != VB_ACC_OK) {
-		out->t_first = out->t_done = b->sched.now + b->ic_request_ps + b->ic_response_ps;
+		out->t_first = out->t_done = b->sched.now + b->ic.request_ps + b->ic.response_ps;
 		return (int)acc;
 	}
 	if (src)
 		memcpy(host, src, len);
-	out->t_done = vb_ic_write_burst(b, out->t_issue, b->sched.now, addr, len);
+	out->t_done = vb_ic_write_burst(&b->ic, out->t_issue, b->sched.now, addr, len);
 	out->t_first = out->t_done;
 	return VB_ACC_OK;
 }
