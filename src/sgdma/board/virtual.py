@@ -4,6 +4,7 @@ wires it to numpy without copies.
 """
 from __future__ import annotations
 
+import re
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -349,9 +350,6 @@ class AxiDmaBlock:
         return (1 << self.length_width) - 1
 
 
-_RATE_UNITS = {"b/s": 1e-6, "kb/s": 1e-3, "mb/s": 1.0, "gb/s": 1e3}
-
-
 def cpu_load_options(load) -> dict:
     """Preset keys of a background CPU load (see VirtualBoard); {} for none."""
     if load is None or load == 0:
@@ -378,11 +376,13 @@ def cpu_load_options(load) -> dict:
         frac = float(load.get("read_fraction", 0.5))
         load = load["rate_mbps"]
     if isinstance(load, str):
-        text = load.strip().lower().replace(" ", "")
-        unit = next((u for u in sorted(_RATE_UNITS, key=len, reverse=True) if text.endswith(u)), None)
-        try:
-            rate = float(text[: -len(unit)] if unit else text) * (_RATE_UNITS[unit] if unit else 1.0)
-        except ValueError:
+        from sgdma.hw import units
+
+        text = load.strip()
+        try:     # a bare number is MB/s here (the preset key's unit); with a unit, the one byte-rate grammar
+            rate = float(text) if re.fullmatch(r"[+-]?[\d.]+(e[+-]?\d+)?", text, re.I) else \
+                units.parse_bandwidth(text, minimum=0.0) / 1e6
+        except (ValueError, units.UnitError):
             raise ValueError(f"cpu_load={load!r}: not a rate; write e.g. 800MB/s or 1.2GB/s") from None
     else:
         rate = float(load)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import (SEED_MAX, Failure, OutPath, _write_json, _write_record, _list_option, _write_csv,
+from sgdma.cli.common import (SEED_MAX, Failure, OutPath, refuse_ignored, _write_json, _write_record, _list_option, _write_csv,
                               cpu_load_option)
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor, parquet_path_type, write_parquet
 
@@ -38,6 +38,8 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
         return
     from sgdma.experiments import characterize as ch
 
+    if preset == "s0":
+        refuse_ignored(ctx, ("bytes_per_bd", "bds", "cycles"), "with --preset s0 (its points are S0's Table II)")
     records, points = [], []
     trials_done = [0, 0]                            # (done, total) as the sweep last reported them
     try:

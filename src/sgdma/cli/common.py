@@ -100,6 +100,15 @@ class Rate(_UnitType):
         super().__init__(units.parse_rate, minimum=minimum, maximum=maximum)
 
 
+class Bandwidth(_UnitType):
+    """Bytes per second: 100MB/s, 1.2GB/s, 64MiB/s."""
+
+    name = "bytes/s"
+
+    def __init__(self, minimum: float = 1e-9, maximum: float = 1e15):
+        super().__init__(units.parse_bandwidth, minimum=minimum, maximum=maximum)
+
+
 class OutPath(click.ParamType):
     """An output file or directory, checked writable when the option is parsed, i.e. before any work."""
 
@@ -216,6 +225,16 @@ def cpu_load_option(f):
 def seed_option(f):
     return click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX),
                         help="seed of the board's generator (same seed, same numbers)")(f)
+
+
+def refuse_ignored(ctx: click.Context, names, why: str) -> None:
+    """A usage error when the user gave any of the options ``names`` (parameter names) that the chosen mode does
+    not use: an input dropped without a word would make the output answer a question nobody asked."""
+    flags = {p.name: p.opts[0] for p in ctx.command.params}
+    given = [flags.get(n, n) for n in names
+             if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: not used {why}; leave {'them' if len(given) > 1 else 'it'} out")
 
 
 def exit_verdict(ok: bool) -> None:

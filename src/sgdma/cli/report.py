@@ -6,10 +6,12 @@ from pathlib import Path
 
 import click
 
+from sgdma.cli.common import OutPath, writable_problem
+
 
 @click.command("report")
 @click.argument("result", type=click.Path(exists=True, dir_okay=False))
-@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", default=None, type=OutPath(directory=True),
               help="directory for report.html and the figures (default: next to RESULT)")
 @click.option("--expect", default=None, help="the kind of record required (e.g. sequence, characterize)")
 @click.option("--check-browser", is_flag=True, help="open it in headless Chromium and check it (screenshot too)")
@@ -18,6 +20,9 @@ def report_cmd(result, out_dir, expect, check_browser) -> None:
     experiment's record with 'kind' and 'version')."""
     from sgdma.output import report
 
+    if out_dir is None and writable_problem(str(Path(result).parent), True):
+        raise click.UsageError(f"the report goes next to RESULT, but {Path(result).parent}: "
+                               f"{writable_problem(str(Path(result).parent), True)}; give --out DIR")
     try:
         rec = report.load(result, expect)
     except report.ReportError as e:
