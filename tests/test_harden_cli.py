@@ -69,3 +69,13 @@ def test_cli_bad_input(tmp_path, args, needle):
     assert needle in r.output, r.output
     assert "Traceback" not in r.output
     assert not (tmp_path / "p").exists()
+
+
+def test_progress_is_quiet_off_a_terminal(tmp_path):
+    """stderr is not a terminal under CliRunner: no progress line unless --progress asks for it."""
+    r = CliRunner().invoke(main, ["characterize", "--bds", "4", "--bytes-per-bd", "64",
+                                                  "--trials", "2", "--jobs", "1"])
+    assert r.exit_code == 0 and r.stderr == "", r.stderr
+    r = CliRunner().invoke(main, ["characterize", "--bds", "4", "--bytes-per-bd", "64",
+                                                  "--trials", "2", "--jobs", "1", "--progress"])
+    assert r.exit_code == 0 and "trials" in r.stderr, r.stderr

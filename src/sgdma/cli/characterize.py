@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import (SEED_MAX, Failure, OutPath, refuse_ignored, _write_json, _write_record, _list_option, _write_csv,
+from sgdma.cli.common import (SEED_MAX, Failure, OutPath, interrupted, refuse_ignored, _write_json, _write_record, _list_option, _write_csv,
                               cpu_load_option)
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor, parquet_path_type, write_parquet
 
@@ -71,7 +71,7 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
         raise click.UsageError(str(e))
     except KeyboardInterrupt:                       # keep what was measured: the points done so far
         _write_outputs(records, json_path, csv_path, parquet_path, ch, partial=True)
-        raise Failure(f"interrupted (Ctrl-C){_kept(records, points, json_path, csv_path, parquet_path)}"
+        raise Failure(f"{interrupted()}{_kept(records, points, json_path, csv_path, parquet_path)}"
                       f"{_kept_trials(trials_done, cache)}") from None
     if preset == "s0":
         _print_s0_summary(records)

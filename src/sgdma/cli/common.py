@@ -35,13 +35,23 @@ class Group(click.Group):
     traceback.  Bad input found during the work (ValueError and its kin) is a usage error; anything else is a
     failure while running.  SGDMA_TRACEBACK=1 re-raises for debugging."""
 
+    def main(self, *args, **kwargs):
+        _terminate_like_ctrl_c()
+        try:
+            return super().main(*args, **kwargs)
+        except SystemExit:
+            _flush_or_quiet()                  # output still buffered for a reader that has gone
+            raise
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
+        except BrokenPipeError:
+            _quiet_pipe_exit()
         except KeyboardInterrupt:
-            raise Failure("interrupted (Ctrl-C): stopped cleanly; outputs written so far are kept") from None
+            raise Failure(f"{interrupted()}: stopped cleanly; outputs written so far are kept") from None
         except Exception as e:                                        # noqa: BLE001 - the last line of defence
             if os.environ.get("SGDMA_TRACEBACK"):
                 raise
@@ -49,6 +59,57 @@ class Group(click.Group):
             if isinstance(e, (ValueError, LookupError)) and not isinstance(e, (OSError, MemoryError)):
                 raise click.UsageError(msg) from None
             raise Failure(f"{type(e).__name__}: {msg}") from None
+
+
+EXIT_PIPE = 128 + 13          # the status a shell shows for a writer whose reader went away (SIGPIPE)
+_TERMINATED = False
+
+
+def _terminate_like_ctrl_c() -> None:
+    """SIGTERM (kill, a batch system's time limit) stops the command as Ctrl-C does: the same cleanup, partial
+    results kept, exit 3.  Only in the process that installed it: a worker process forked later and stopped by
+    its pool dies as it would have."""
+    import signal
+
+    parent = os.getpid()
+
+    def handler(signum, frame):
+        global _TERMINATED
+        if os.getpid() != parent:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        _TERMINATED = True
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, handler)
+    except ValueError:                         # not the main thread (an embedding application): leave it be
+        pass
+
+
+def interrupted() -> str:
+    """How the user stopped the command, for its one-line message."""
+    return "terminated (SIGTERM)" if _TERMINATED else "interrupted (Ctrl-C)"
+
+
+def _quiet_pipe_exit():
+    """stdout's reader has gone (`sgdma ... | head`): no traceback, no error text; the conventional status."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    raise SystemExit(EXIT_PIPE)
+
+
+def _flush_or_quiet() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_pipe_exit()
+    except (OSError, ValueError):
+        pass
 
 
 class _UnitType(click.ParamType):
@@ -164,9 +225,29 @@ def freeze_heap_at_exit() -> None:
 _FREEZE_AT_EXIT = False
 
 
+def progress_wanted() -> bool:
+    """Progress lines go to a terminal; to a log or pipe only when asked (--progress or SGDMA_PROGRESS=1)."""
+    return FORCE_PROGRESS or os.environ.get("SGDMA_PROGRESS", "") not in ("", "0") or sys.stderr.isatty()
+
+
+FORCE_PROGRESS = False          # set by --progress
+
+
+def _force_progress(ctx, param, value):
+    global FORCE_PROGRESS
+    FORCE_PROGRESS = bool(value)        # called with the default too: one command's flag never outlives it
+    return value
+
+
+def progress_option(f):
+    return click.option("--progress", is_flag=True, expose_value=False, callback=_force_progress,
+                        help="progress lines on stderr even when it is not a terminal")(f)
+
+
 class Progress:
     """A progress bar with an estimate of the time left, on stderr, shown only for work that turns out long
-    (after SHOW_AFTER_S of wall time) so short runs print nothing extra.  ``update(done, total)``."""
+    (after SHOW_AFTER_S of wall time) so short runs print nothing extra, and only where progress_wanted().
+    ``update(done, total)``."""
 
     SHOW_AFTER_S = 2.0
 
@@ -183,7 +264,7 @@ class Progress:
         import time
 
         if self._bar is None:
-            if time.monotonic() - self._t0 < self.SHOW_AFTER_S or total <= 0:
+            if time.monotonic() - self._t0 < self.SHOW_AFTER_S or total <= 0 or not progress_wanted():
                 return
             self._bar = click.progressbar(length=1000, label=self.label, show_eta=True, file=sys.stderr)
             self._bar.__enter__()
