@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from sgdma import _core
+from sgdma.board import checks
 from sgdma.hw import presets
 from sgdma.hw import pg021 as P
 from sgdma.board.threads import ConcurrentUseError, Owner, single_threaded  # noqa: F401 (re-exported)
@@ -71,13 +72,16 @@ class MMIO:
     """Register window shaped like ``pynq.MMIO``: offsets relative to ``base_addr``."""
 
     def __init__(self, board: "VirtualBoard", base_addr: int, length: int = MMIO_SPAN):
-        if length <= 0 or base_addr < 0:
-            raise ValueError(f"MMIO window 0x{base_addr:x}+{length}: base must be >= 0 and length > 0")
+        checks.is_open(board)
+        base_addr, length = checks.address(base_addr, "MMIO base_addr"), checks.size(length, "MMIO length")
+        if base_addr + length > 1 << 64:
+            raise ValueError(f"MMIO window 0x{base_addr:x}+{length}: ends past the 64-bit address space")
         self._board = board
         self.base_addr = base_addr
         self.length = length
 
     def _check(self, offset: int) -> int:
+        offset = checks._whole(offset, "MMIO offset")
         if offset % 4:
             raise ValueError(f"MMIO offset 0x{offset:x} is not 4-byte aligned (registers are 32-bit)")
         if not 0 <= offset <= self.length - 4:
@@ -91,9 +95,7 @@ class MMIO:
         return self._board.read32(self._check(offset))
 
     def write(self, offset: int, value: int) -> None:
-        if not 0 <= int(value) <= 0xFFFFFFFF:
-            raise ValueError(f"value {value!r} does not fit a 32-bit register")
-        self._board.write32(self._check(offset), int(value))
+        self._board.write32(self._check(offset), checks.word32(value, "MMIO value"))
 
 
 class PhysicalArray(np.ndarray):
@@ -493,10 +495,18 @@ class VirtualBoard:
         return out
 
     def read32(self, addr: int) -> int:
+        checks.is_open(self)
+        addr = checks.address(addr)
         return self._bus(addr, False, lambda: self._b.read32(addr))
 
     def write32(self, addr: int, value: int) -> None:
+        checks.is_open(self)
+        addr, value = checks.address(addr), checks.word32(value)
         self._bus(addr, True, lambda: self._b.write32(addr, value))
+
+    def close(self) -> None:
+        """End the board's use: every later call raises BoardClosed (as a closed LinuxBoard does)."""
+        self._closed = True
 
     # -- memory -----------------------------------------------------------------
     def allocate(self, shape, dtype=np.uint8, region: str | None = None, align: int = 64,
@@ -506,16 +516,12 @@ class VirtualBoard:
         ``region`` names a DDR region of the preset (default: the first one);
         ``physical_address`` places the buffer at a fixed address.
         """
+        checks.is_open(self)
         dtype = np.dtype(dtype)
-        dims = (shape,) if np.isscalar(shape) else tuple(shape)
-        if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0 for d in dims):
-            raise ValueError(f"allocate(shape={shape!r}): every dimension must be a whole number >= 0")
-        count = 1
-        for d in dims:
-            count *= int(d)                    # Python ints: no silent int64 wrap before the size check
-        nbytes = count * dtype.itemsize
-        if align <= 0 or align & (align - 1):
-            raise ValueError(f"align={align}: must be a power of two")
+        nbytes = checks.nbytes_of(shape, dtype)
+        align = checks.alignment(align)
+        if physical_address is not None:
+            physical_address = checks.address(physical_address, "physical_address")
         if physical_address is not None and region is None:
             region = self.region_of(physical_address, max(nbytes, 1))
         region = region or self.default_region
@@ -530,7 +536,7 @@ class VirtualBoard:
         # One finalizer per allocation: freebuffer() runs it early, and a finalizer
         # runs at most once, so a dead array can never free a later allocation.
         self._owner[addr] = (region, weakref.finalize(mem, self._release, addr, region))
-        arr = np.frombuffer(mem, dtype=dtype, count=count).reshape(shape).view(PhysicalArray)
+        arr = np.frombuffer(mem, dtype=dtype, count=nbytes // dtype.itemsize).reshape(shape).view(PhysicalArray)
         arr._vb_board = self
         self._remember_host(region)
         return arr
@@ -619,6 +625,8 @@ class VirtualBoard:
 
     def view(self, addr: int, nbytes: int) -> np.ndarray:
         """uint8 view of any board memory (no allocation bookkeeping)."""
+        checks.is_open(self)
+        addr, nbytes = checks.address(addr), checks.size(nbytes, "nbytes")
         return np.frombuffer(_core.Region(self._b, addr, nbytes), dtype=np.uint8)
 
     def bytes_free(self, region: str | None = None) -> int:
