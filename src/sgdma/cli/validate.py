@@ -15,7 +15,7 @@ from sgdma.cli.executor import executor_options, open_executor
 @click.option("--json", "json_path", type=OutPath(), help="write the checks as JSON")
 def validate(trials: int, seed: int, jobs: int | None, executor: str, scheduler: str | None, cache: str | None,
              json_path: str | None) -> None:
-    """Each public figure (calibration.md) beside the model's value; non-zero exit if one is out of band."""
+    """Each public figure (docs/calibration.md) beside the model's value; non-zero exit if one is out of band."""
     from sgdma.experiments import validate as v
 
     if cache:
