@@ -79,3 +79,14 @@ def test_progress_is_quiet_off_a_terminal(tmp_path):
     r = CliRunner().invoke(main, ["characterize", "--bds", "4", "--bytes-per-bd", "64",
                                                   "--trials", "2", "--jobs", "1", "--progress"])
     assert r.exit_code == 0 and "trials" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("text,needle", [('gatez = []\n', "did you mean 'gates'"),
+                                         ('[[gates]]\ngate = "rx"\ntheta = 0.5\nqubit = 0\nqbit = 1\n',
+                                          "did you mean 'qubit'"),
+                                         ('[[gates]]\ngate = "ms"\nqubit = 0\n', "acts on 2 qubit")])
+def test_circuit_file_mistakes_suggest_the_fix(tmp_path, text, needle):
+    f = tmp_path / "c.toml"
+    f.write_text(text)
+    r = CliRunner().invoke(main, ["run", str(f), "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2 and needle in r.output, r.output
