@@ -90,3 +90,23 @@ def test_circuit_file_mistakes_suggest_the_fix(tmp_path, text, needle):
     f.write_text(text)
     r = CliRunner().invoke(main, ["run", str(f), "--out", str(tmp_path / "o")])
     assert r.exit_code == 2 and needle in r.output, r.output
+
+
+@pytest.mark.parametrize("args", [["run", "{zero}.toml"], ["run", "{zero}.json"], ["run", "{fifo}"],
+                                  ["info", "--board", "{fifo}"], ["info", "--board", "{zero}.toml"],
+                                  ["capture", "--cpu-costs", "{zero}.toml"], ["report", "{zero}.json"]])
+def test_input_files_that_never_end_are_refused(tmp_path, args):
+    """A FIFO waits for a writer and /dev/zero never ends: both are refused before a byte is read."""
+    import os
+
+    os.mkfifo(tmp_path / "f.toml")
+    for ext in (".toml", ".json"):
+        (tmp_path / f"z{ext}").symlink_to("/dev/zero")
+    args = [a.replace("{zero}", str(tmp_path / "z")).replace("{fifo}", str(tmp_path / "f.toml")) for a in args]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2 and "not a regular file" in r.output, r.output
+
+
+def test_bytes_per_gate_takes_units():
+    r = CliRunner().invoke(main, ["plan", "--gate-time", "1ms", "--bytes-per-gate", "2^40"])
+    assert r.exit_code == 2 and "--bytes-per-gate" in r.output and "largest" in r.output, r.output

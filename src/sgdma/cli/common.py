@@ -36,12 +36,14 @@ class Group(click.Group):
     failure while running.  SGDMA_TRACEBACK=1 re-raises for debugging."""
 
     def main(self, *args, **kwargs):
-        _terminate_like_ctrl_c()
+        previous = _terminate_like_ctrl_c()
         try:
             return super().main(*args, **kwargs)
         except SystemExit:
             _flush_or_quiet()                  # output still buffered for a reader that has gone
             raise
+        finally:                               # a host process (a test runner) gets its own handler back
+            _restore_sigterm(previous)
 
     def invoke(self, ctx):
         try:
@@ -65,10 +67,10 @@ EXIT_PIPE = 128 + 13          # the status a shell shows for a writer whose read
 _TERMINATED = False
 
 
-def _terminate_like_ctrl_c() -> None:
+def _terminate_like_ctrl_c():
     """SIGTERM (kill, a batch system's time limit) stops the command as Ctrl-C does: the same cleanup, partial
     results kept, exit 3.  Only in the process that installed it: a worker process forked later and stopped by
-    its pool dies as it would have."""
+    its pool dies as it would have.  Returns the handler it replaced (None if it could not install one)."""
     import signal
 
     parent = os.getpid()
@@ -82,10 +84,22 @@ def _terminate_like_ctrl_c() -> None:
         _TERMINATED = True
         raise KeyboardInterrupt
 
+    global _TERMINATED
+    _TERMINATED = False
     try:
-        signal.signal(signal.SIGTERM, handler)
+        return signal.signal(signal.SIGTERM, handler)
     except ValueError:                         # not the main thread (an embedding application): leave it be
-        pass
+        return None
+
+
+def _restore_sigterm(previous) -> None:
+    import signal
+
+    if previous is not None:
+        try:
+            signal.signal(signal.SIGTERM, previous)
+        except ValueError:
+            pass
 
 
 def interrupted() -> str:

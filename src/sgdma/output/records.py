@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import stat
 from pathlib import Path
+
+from sgdma.hw import files
 
 MAX_RECORD_BYTES = 256 << 20       # a result record: a sequence of a million gates is ~100 MiB of JSON
 MAX_DEPTH = 32                     # the deepest record any command writes is 4 levels
@@ -22,27 +22,10 @@ class RecordError(ValueError):
 def read_bounded(path: str | Path, limit: int = MAX_RECORD_BYTES, what: str = "record") -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes: a FIFO, a device (/dev/zero) or a larger file
     is refused before it is read, so nothing waits on a writer or fills the memory."""
-    p = str(path)
     try:
-        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        return files.read_bounded(path, limit, what, RecordError)
     except OSError as e:
-        raise RecordError(f"{p}: cannot read the {what} ({e.strerror})") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise RecordError(f"{p}: not a regular file (a pipe, device or socket); the {what} must be a file "
-                              f"a command wrote")
-        if st.st_size > limit:
-            raise RecordError(f"{p}: {st.st_size} bytes, more than the {limit}-byte limit for a {what}")
-        with os.fdopen(os.dup(fd), "rb") as f:
-            data = f.read(limit + 1)
-    except OSError as e:
-        raise RecordError(f"{p}: cannot read the {what} ({e.strerror})") from None
-    finally:
-        os.close(fd)
-    if len(data) > limit:                          # it grew while we read it
-        raise RecordError(f"{p}: more than the {limit}-byte limit for a {what}")
-    return data
+        raise RecordError(f"{path}: cannot read the {what} ({e.strerror or e})") from None
 
 
 def load_json(path: str | Path, limit: int = MAX_RECORD_BYTES, what: str = "record"):
