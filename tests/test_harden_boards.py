@@ -12,21 +12,15 @@ from hypothesis import strategies as st
 
 import sgdma
 from sgdma.board.checks import BoardClosed
-from sgdma.board.linux.fakeroot import FakeRoot
 from sgdma.board.threads import ConcurrentUseError
-
-PHYS, SIZE = 0x8010_0000, 1 << 22
-
+from test_linux_backend import PHYS, fake, open_board  # noqa: F401 - the fake root fixture, shared
 
 @pytest.fixture
-def boards(tmp_path, monkeypatch):
-    vb = sgdma.VirtualBoard("zcu111", loopback=True)
-    fake = FakeRoot(tmp_path, vb, buffer=("udmabuf0", PHYS, SIZE))
-    monkeypatch.setenv("SGDMA_SYSROOT", str(tmp_path))
-    lb = sgdma.LinuxBoard(dma="axi_dma_0", buffers="udmabuf0", registers=fake, preset="zcu111")
+def boards(fake):
+    """A virtual board and a LinuxBoard over test_linux_backend's fake root (served by another virtual board)."""
+    lb = open_board(fake)
     lb._fake = fake
-    yield sgdma.VirtualBoard("zcu111"), lb
-    fake.close()
+    return sgdma.VirtualBoard("zcu111"), lb
 
 
 BAD_CALLS = [
