@@ -120,3 +120,34 @@ def test_rtio_port_refuses_floats():
         port.at(1.5)
     with pytest.raises(ValueError):
         port.output(1 << 32, [1])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: sgdma.VirtualBoard("zcu111").advance(float("nan")),
+    lambda: sgdma.VirtualBoard("zcu111").advance(1e30),
+    lambda: sgdma.VirtualBoard("zcu111").advance(-1),
+    lambda: sgdma.VirtualBoard("zcu111").run_until_quiet(float("inf")),
+    lambda: sgdma.VirtualBoard("zcu111", options={"cpu.mmio_read_ns": float("inf")}),
+    lambda: sgdma.VirtualBoard("zcu111", options={"dma.clock_mhz": float("nan")}),
+    lambda: sgdma.PcieDma(sgdma.VirtualBoard("zcu102")).channel(0, "s2c").run(64, 1, limit_ms=float("inf")),
+    lambda: sgdma.PcieDma(sgdma.VirtualBoard("zcu102")).channel(0, "s2c").run(64, 1, poll_us=float("nan")),
+    lambda: sgdma.PcieDma(sgdma.VirtualBoard("zcu102")).channel(0, "s2c").run(0, 1),
+])
+def test_time_and_option_values_the_clock_cannot_hold(call):
+    with pytest.raises(ValueError):
+        call()
+
+
+def test_rtio_core_times():
+    from sgdma import rtio
+
+    core = rtio.Core(sgdma.VirtualBoard("zc706"))
+    for bad in (float("nan"), float("inf"), 1e30):
+        with pytest.raises(ValueError, match="RTIO timeline"):
+            core.delay(bad)
+    # a wait far ahead ends at the counter, without a timed read per mu (it used to spin for ever)
+    target = core.get_rtio_counter_mu() + 10**9
+    core.wait_until_mu(target)
+    assert target <= core.get_rtio_counter_mu() < target + 10**6
+    with pytest.raises(ValueError, match="picosecond clock"):
+        core.wait_until_mu(1 << 62)

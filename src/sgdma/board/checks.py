@@ -82,6 +82,25 @@ def dma_build(build: dict) -> None:
         raise ValueError(f"clock_mhz={build['clock_mhz']!r}: must be > 0")
 
 
+def duration_ps(ns, what: str, now_ps: int = 0) -> int:
+    """A span of virtual time in ns as whole ps: finite, >= 0, and ending inside the board's 64-bit ps clock."""
+    if isinstance(ns, bool) or not isinstance(ns, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what}={ns!r}: a number of nanoseconds")
+    if not np.isfinite(ns) or ns < 0:
+        raise ValueError(f"{what}={ns!r}: time only moves forward by a finite amount (>= 0 ns)")
+    ps = int(round(float(ns) * 1000))
+    if ps >= (1 << 64) - 1 - now_ps:
+        raise ValueError(f"{what}={ns!r} ns: from now ({now_ps} ps) it passes the board's 64-bit picosecond clock")
+    return ps
+
+
+def option_values(keys: dict) -> None:
+    """Preset overrides are finite numbers (a NaN or an infinity would reach the model's time arithmetic)."""
+    for k, v in keys.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not np.isfinite(v):
+            raise ValueError(f"option {k!r} = {v!r}: must be a finite number")
+
+
 def is_open(board) -> None:
     if getattr(board, "_closed", False):
         raise BoardClosed(f"{type(board).__name__} used after close(): open a new board")

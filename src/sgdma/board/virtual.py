@@ -422,6 +422,7 @@ class VirtualBoard:
         keys.update(cpu_load_options(cpu_load))
         if "timing_only" in overrides:          # timing only = the MM2S sink keeps no bytes
             keys["stream.sink_record"] = 0.0 if overrides.pop("timing_only") else 1.0
+        checks.option_values(keys)
         for k, v in overrides.items():
             if k not in OVERRIDE_KEYS:
                 raise TypeError(f"unknown board option {k!r}; known: {', '.join(sorted(OVERRIDE_KEYS))}")
@@ -650,13 +651,11 @@ class VirtualBoard:
         return self._b.now_ps() / 1000.0
 
     def advance(self, ns: float) -> None:
-        if ns < 0:
-            raise ValueError("time only moves forward")
-        self._b.advance_ps(int(round(ns * 1000)))
+        self._b.advance_ps(checks.duration_ps(ns, "advance(ns)", self.now_ps))
 
     def run_until_quiet(self, limit_ns: float = 1e12) -> float:
         """Let the DMA run until it has nothing to do (or the limit); returns now_ns."""
-        return self._b.run_until_quiet(int(limit_ns * 1000)) / 1000.0
+        return self._b.run_until_quiet(checks.duration_ps(limit_ns, "run_until_quiet(limit_ns)", self.now_ps)) / 1000.0
 
     # -- interrupts, faults, counters ----------------------------------------------
     def irq_pending(self, channel: str) -> bool:
