@@ -90,9 +90,14 @@ int sgpy_u64(PyObject *o, void *out)
 
 int sgpy_u32(PyObject *o, void *out)
 {
-	uint64_t v;
-	if (!sgpy_range(o, "a 32-bit value", 0, UINT32_MAX, &v))
+	uint64_t v = 0;
+	if (!sgpy_u64(o, &v) && !PyErr_ExceptionMatches(PyExc_ValueError))
 		return 0;
+	if (PyErr_Occurred() || v > UINT32_MAX) {
+		PyErr_Clear();
+		PyErr_Format(PyExc_ValueError, "%R does not fit 32 bits (0..4294967295)", o);
+		return 0;
+	}
 	*(uint32_t *)out = (uint32_t)v;
 	return 1;
 }
