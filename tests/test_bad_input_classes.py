@@ -71,6 +71,10 @@ def test_progress_bar_appears_only_for_long_work(monkeypatch):
         p.update(1, 2)
     assert not seen
     monkeypatch.setattr(common.Progress, "SHOW_AFTER_S", 0.0)
+    with common.Progress("x") as p:                  # stderr is not a terminal here: nothing unless asked
+        p.update(1, 2)
+    assert not seen
+    monkeypatch.setenv("SGDMA_PROGRESS", "1")
     with common.Progress("x") as p:
         p.update(1, 2)
     assert seen and seen[0]["show_eta"]

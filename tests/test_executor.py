@@ -236,8 +236,10 @@ def test_capture_executor_options_need_the_sweep():
     assert res.exit_code == 2 and "--jobs" in res.output and "--sweep" in res.output
 
 
-def test_progress_without_a_known_total_counts_without_an_eta(capsys):
+def test_progress_without_a_known_total_counts_without_an_eta(capsys, monkeypatch):
     from sgdma.cli.executor import TrialProgress
+
+    monkeypatch.setenv("SGDMA_PROGRESS", "1")          # stderr is not a terminal here: asked for, as --progress does
 
     with TrialProgress(0, "plan") as bar:
         bar.update(4, None)
@@ -246,10 +248,12 @@ def test_progress_without_a_known_total_counts_without_an_eta(capsys):
     assert "plan: 4 trials" in err and "ETA" not in err
 
 
-def test_progress_without_a_known_total_ends_on_its_last_count(capsys):
-    """A log (not a terminal) is written at most every 5 s; when the work ends the last count still appears,
-    so a finished plan does not read "0 trials"."""
+def test_progress_without_a_known_total_ends_on_its_last_count(capsys, monkeypatch):
+    """A log (not a terminal) asked for with --progress is written at most every 5 s; when the work ends the last
+    count still appears, so a finished plan does not read "0 trials"."""
     from sgdma.cli.executor import TrialProgress
+
+    monkeypatch.setenv("SGDMA_PROGRESS", "1")
 
     with TrialProgress(0, "plan") as bar:
         for done in (0, 3, 17):

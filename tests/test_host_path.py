@@ -229,7 +229,7 @@ def test_cost_file_overrides_through_the_cli(tmp_path):
     assert load_cost_file(f) == {"syscall_ns": 2500.0}
     out = tmp_path / "r.json"
     res = CliRunner().invoke(main, ["capture", "--board", BOARD, "--rate", "1e6", "--buffer-size", "16KiB",
-                                    "--seconds", "2ms", "--cpu-costs", str(f), "--consumer", "touch",
+                                    "--seconds", "5ms", "--cpu-costs", str(f), "--consumer", "touch",
                                     "--dma-mode", "simple", "--json", str(out)])
     assert res.exit_code == 0, res.output
     import json

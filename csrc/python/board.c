@@ -541,12 +541,25 @@ static PyObject *Board_adc_start(BoardObject *self, PyObject *args)
 	BOARD_OK(self);
 	if (!PyArg_ParseTuple(args, "dO&O&O&", &rate, sgpy_u32, &sample_bytes, sgpy_u64, &fifo, sgpy_u64, &packet))
 		return NULL;
-	if (!(rate > 0) || sample_bytes < 1 || sample_bytes > 8) {
+	if (!(rate > 0) || !(rate <= 1e12) || sample_bytes < 1 || sample_bytes > 8) {
 		PyObject *r = PyFloat_FromDouble(rate);
-		PyErr_Format(PyExc_ValueError, "ADC: rate %R samples/s must be > 0 and sample bytes %u in 1..8", r,
-			     (unsigned)sample_bytes);
+		PyErr_Format(PyExc_ValueError, "ADC: rate %R samples/s must be in (0, 1e12] (one sample per ps at "
+			     "most) and sample bytes %u in 1..8", r, (unsigned)sample_bytes);
 		Py_XDECREF(r);
 		return NULL;
+	}
+	{
+		/* the DMA takes the FIFO in chunks of half its samples: one chunk's time must fit the ps clock */
+		uint64_t fifo_samples = fifo / sample_bytes ? fifo / sample_bytes : 1;
+		double chunk_ps = (double)(fifo_samples / 2 ? fifo_samples / 2 : 1) * (1e12 / rate);
+		if (!(chunk_ps + (double)vb_now_ps(self->b) < 9.2e18)) {
+			PyObject *r = PyFloat_FromDouble(rate);
+			PyErr_Format(PyExc_ValueError, "ADC: at %R samples/s one FIFO chunk (%llu samples) takes %g ps, "
+				     "past the board's 64-bit picosecond clock: use a higher rate or a smaller FIFO", r,
+				     (unsigned long long)(fifo_samples / 2 ? fifo_samples / 2 : 1), chunk_ps);
+			Py_XDECREF(r);
+			return NULL;
+		}
 	}
 	vb_adc_start(self->b, rate, sample_bytes, fifo, packet);
 	Py_RETURN_NONE;
@@ -595,7 +608,7 @@ static PyObject *Board_coh_register(BoardObject *self, PyObject *args)
 	const char *name = NULL;
 	char err[256];
 	BOARD_OK(self);
-	if (!PyArg_ParseTuple(args, "O&O&i|z", sgpy_u64, &a, sgpy_u64, &n, &policy, &name))
+	if (!PyArg_ParseTuple(args, "O&O&O&|z", sgpy_u64, &a, sgpy_u64, &n, sgpy_int, &policy, &name))
 		return NULL;
 	if (policy != VB_COH_SYNC && policy != VB_COH_UNCACHED && policy != VB_COH_COHERENT) {
 		PyErr_Format(PyExc_ValueError, "coh_register: policy %d is not %d (sync), %d (uncached) or %d (coherent)",
@@ -612,12 +625,12 @@ static PyObject *Board_coh_register(BoardObject *self, PyObject *args)
 
 static PyObject *Board_coh_unregister(BoardObject *self, PyObject *arg)
 {
-	long id = PyLong_AsLong(arg);
+	int64_t id;
 	BOARD_OK(self);
-	if (id == -1 && PyErr_Occurred())
+	if (!sgpy_i64(arg, &id))
 		return NULL;
 	if (id < 0 || id > INT_MAX || vb_coherency_unregister(self->b, (int)id) < 0) {
-		PyErr_Format(PyExc_KeyError, "no coherency buffer with id %ld", id);
+		PyErr_Format(PyExc_KeyError, "no coherency buffer with id %lld", (long long)id);
 		return NULL;
 	}
 	Py_RETURN_NONE;

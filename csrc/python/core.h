@@ -5,10 +5,11 @@
  *   region.c  Region: board memory as a zero-copy writable buffer
  *   driver.c  Chan and Ring (the driver core) and driver errors as exceptions
  *   module.c  module functions, the contract's constants, module init
+ *   convert.c the range-checked converters (convert.h) and small shared helpers
  *   X.c       a subsystem's functions (Board as first argument), registered in extensions.c
  *
  * Rules every file keeps: every number from Python goes through a range-checked
- * converter below before it narrows; every object a call creates is checked;
+ * converter (convert.h) before it narrows; every object a call creates is checked;
  * long simulations run with the GIL released and the board marked busy, so no
  * other thread can enter the same board meanwhile.
  */
@@ -22,6 +23,7 @@
 
 #include "sgdma/driver.h"
 #include "vboard.h"
+#include "convert.h"
 
 typedef struct {
 	PyObject_HEAD
@@ -56,12 +58,6 @@ int sgpy_chan_ready(ChanObject *chan);
 		Py_END_ALLOW_THREADS \
 		(board)->busy = false; \
 	} while (0)
-
-/* PyArg "O&" converters: exact integers in range, never silently truncated
- * (unlike the "I", "k" and "K" formats, which wrap). */
-int sgpy_u64(PyObject *o, void *out);     /* uint64_t: 0 .. 2^64-1 */
-int sgpy_u32(PyObject *o, void *out);     /* uint32_t: 0 .. 2^32-1 */
-int sgpy_channel(PyObject *o, void *out); /* enum vb_chan_id from 0 (MM2S) or 1 (S2MM) */
 
 /* A new column of n * size bytes for the caller to fill (its data in *data): a bytearray when the caller
  * resizes it afterwards, else bytes; NULL with MemoryError when n * size overflows. */

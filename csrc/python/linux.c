@@ -16,6 +16,7 @@
 
 #include "sgdma/platform_linux.h"
 #include "vboard.h"
+#include "convert.h"
 #include "pylinux.h"
 
 typedef struct {
@@ -36,7 +37,9 @@ static uint32_t hook_read(void *ctx, uint64_t addr)
 	uint32_t v = 0xFFFFFFFFu;
 
 	if (r) {
-		v = (uint32_t)PyLong_AsUnsignedLongMask(r);
+		uint64_t w;
+		if (sgpy_range(r, "read32 hook: the register value", 0, UINT32_MAX, &w))
+			v = (uint32_t)w;
 		Py_DECREF(r);
 	}
 	if (PyErr_Occurred())
@@ -143,21 +146,21 @@ static PyObject *Linux_close(LinuxObject *self, PyObject *u)
 
 static PyObject *Linux_read32(LinuxObject *self, PyObject *arg)
 {
-	unsigned long long addr = PyLong_AsUnsignedLongLong(arg);
+	uint64_t addr;
 
 	LINUX_OPEN(self);
-	if (PyErr_Occurred())
+	if (!sgpy_u64(arg, &addr))
 		return NULL;
 	return PyLong_FromUnsignedLong(self->ops.read32(&self->lx, addr));
 }
 
 static PyObject *Linux_write32(LinuxObject *self, PyObject *args)
 {
-	unsigned long long addr;
-	unsigned int value;
+	uint64_t addr;
+	uint32_t value;
 
 	LINUX_OPEN(self);
-	if (!PyArg_ParseTuple(args, "KI", &addr, &value))
+	if (!PyArg_ParseTuple(args, "O&O&", sgpy_u64, &addr, sgpy_u32, &value))
 		return NULL;
 	self->ops.write32(&self->lx, addr, value);
 	Py_RETURN_NONE;
@@ -166,15 +169,16 @@ static PyObject *Linux_write32(LinuxObject *self, PyObject *args)
 /* cache(addr, nbytes, invalidate): the same call the virtual Board has. */
 static PyObject *Linux_cache(LinuxObject *self, PyObject *args)
 {
-	unsigned long long addr, len;
+	uint64_t addr, len;
 	int inval;
 	const struct sg_linux_buf *b = &self->lx.buf;
 
 	LINUX_OPEN(self);
-	if (!PyArg_ParseTuple(args, "KKp", &addr, &len, &inval))
+	if (!PyArg_ParseTuple(args, "O&O&p", sgpy_u64, &addr, sgpy_u64, &len, &inval))
 		return NULL;
 	if (!b->map || addr < b->phys || addr - b->phys > b->size || len > b->size - (addr - b->phys)) {
-		PyErr_Format(PyExc_ValueError, "0x%llx+%llu is not inside the DMA buffer", addr, len);
+		PyErr_Format(PyExc_ValueError, "0x%llx+%llu is not inside the DMA buffer", (unsigned long long)addr,
+			     (unsigned long long)len);
 		return NULL;
 	}
 	if (sg_linux_sync(&self->lx, addr - b->phys, len, !inval) < 0)
@@ -185,12 +189,12 @@ static PyObject *Linux_cache(LinuxObject *self, PyObject *args)
 static PyObject *Linux_lock(LinuxObject *self, PyObject *arg)
 {
 	char err[1024];
-	long dir = PyLong_AsLong(arg);
+	uint64_t dir;
 
 	LINUX_OPEN(self);
-	if (PyErr_Occurred())
+	if (!sgpy_range(arg, "lock: channel (0 MM2S, 1 S2MM)", 0, 1, &dir))
 		return NULL;
-	if (sg_linux_lock_channel(&self->lx, dir ? 1u : 0u, err, sizeof(err)) < 0) {
+	if (sg_linux_lock_channel(&self->lx, (unsigned)dir, err, sizeof(err)) < 0) {
 		PyErr_SetString(PyExc_OSError, err);
 		return NULL;
 	}
@@ -333,14 +337,14 @@ static PyObject *py_list_udmabuf(PyObject *m, PyObject *u)
 static PyObject *py_vb_map_file(PyObject *m, PyObject *args)
 {
 	PyObject *board;
-	unsigned long long addr, size;
+	uint64_t addr, size;
 	const char *path;
 	char err[512];
 	vb_board *b;
 	int fd, r;
 
 	(void)m;
-	if (!PyArg_ParseTuple(args, "OKKs", &board, &addr, &size, &path))
+	if (!PyArg_ParseTuple(args, "OO&O&s", &board, sgpy_u64, &addr, sgpy_u64, &size, &path))
 		return NULL;
 	b = sgdma_py_vboard(board);
 	if (!b)
@@ -362,17 +366,18 @@ static PyObject *py_vb_map_file(PyObject *m, PyObject *args)
 static PyObject *py_vb_zero(PyObject *m, PyObject *args)
 {
 	PyObject *board;
-	unsigned long long addr, len;
+	uint64_t addr, len;
 	vb_board *b;
 
 	(void)m;
-	if (!PyArg_ParseTuple(args, "OKK", &board, &addr, &len))
+	if (!PyArg_ParseTuple(args, "OO&O&", &board, sgpy_u64, &addr, sgpy_u64, &len))
 		return NULL;
 	b = sgdma_py_vboard(board);
 	if (!b)
 		return NULL;
 	if (vb_mem_zero(b, addr, len) < 0) {
-		PyErr_Format(PyExc_ValueError, "0x%llx+%llu is not board DDR", addr, len);
+		PyErr_Format(PyExc_ValueError, "0x%llx+%llu is not board DDR", (unsigned long long)addr,
+			     (unsigned long long)len);
 		return NULL;
 	}
 	Py_RETURN_NONE;

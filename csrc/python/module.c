@@ -1,7 +1,7 @@
 /*
  * module.c - sgdma._core: module functions (S0's benchmark program, status
- * table, register decoding), the hardware contract's constants, module init,
- * and the range-checked converters every file of the binding uses.
+ * table, register decoding), the hardware contract's constants and module
+ * init.  The converters every file uses are in convert.c.
  *
  * Hand-written CPython rather than Cython: the binding is thin (objects own C
  * structs, bulk data crosses as buffers), the C core must stay freestanding
@@ -17,87 +17,6 @@
 #include "sgdma/csm.h"
 #include "sgdma/s0_bench.h"
 #include "mem/coherency.h"
-
-/* ---- converters (core.h) --------------------------------------------------- */
-
-static int exact_int(PyObject *o, const char *what)
-{
-	if (PyIndex_Check(o))
-		return 1;                                  /* int, bool, numpy integers; not float */
-	PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", what, Py_TYPE(o)->tp_name);
-	return 0;
-}
-
-int sgpy_u64(PyObject *o, void *out)
-{
-	PyObject *i;
-	unsigned long long v;
-	if (!exact_int(o, "an address, size or count"))
-		return 0;
-	if (!(i = PyNumber_Index(o)))
-		return 0;
-	v = PyLong_AsUnsignedLongLong(i);
-	Py_DECREF(i);
-	if (v == (unsigned long long)-1 && PyErr_Occurred()) {
-		if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
-			PyErr_Clear();
-			PyErr_Format(PyExc_ValueError, "%R is outside 0..2^64-1", o);
-		}
-		return 0;
-	}
-	*(uint64_t *)out = v;
-	return 1;
-}
-
-int sgpy_u32(PyObject *o, void *out)
-{
-	uint64_t v;
-	if (!sgpy_u64(o, &v))
-		return 0;
-	if (v > UINT32_MAX) {
-		PyErr_Format(PyExc_ValueError, "%R does not fit 32 bits (0..4294967295)", o);
-		return 0;
-	}
-	*(uint32_t *)out = (uint32_t)v;
-	return 1;
-}
-
-int sgpy_channel(PyObject *o, void *out)
-{
-	uint64_t v;
-	if (!sgpy_u64(o, &v))
-		return 0;
-	if (v != VB_MM2S && v != VB_S2MM) {
-		PyErr_Format(PyExc_ValueError, "channel %R: use %d (MM2S) or %d (S2MM)", o, VB_MM2S, VB_S2MM);
-		return 0;
-	}
-	*(enum vb_chan_id *)out = (enum vb_chan_id)v;
-	return 1;
-}
-
-int sgpy_append(PyObject *list, PyObject *item)
-{
-	int rc;
-	if (!item)
-		return -1;
-	rc = PyList_Append(list, item);
-	Py_DECREF(item);
-	return rc;
-}
-
-PyObject *sgpy_column(size_t n, size_t size, void **data, bool resizable)
-{
-	PyObject *b;
-	if (n > (size_t)PY_SSIZE_T_MAX / (size ? size : 1)) {
-		PyErr_NoMemory();
-		return NULL;
-	}
-	b = resizable ? PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(n * size))
-		      : PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * size));
-	if (b)
-		*data = resizable ? PyByteArray_AS_STRING(b) : PyBytes_AS_STRING(b);
-	return b;
-}
 
 /* ---- module ---------------------------------------------------------------- */
 

@@ -218,24 +218,47 @@ static PyObject *py_pcie_run(PyObject *self, PyObject *args, PyObject *kw)
 	static char *kwlist[] = { "board", "side", "chan", "dir", "packet", "count", "queue", "nelem", "host",
 				  "host_bytes", "card", "card_bytes", "coalesce", "irq_every", "poll_ps", "limit_ps",
 				  "src_axi", "dst_axi", "no_reap", NULL };
-	PyObject *bo;
+	PyObject *bo, *o_side, *o_chan, *o_dir, *o_packet, *o_nelem, *o_src = NULL, *o_dst = NULL;
 	struct run r = { .force_src_axi = -1, .force_dst_axi = -1, .irq_every = 1 };
 	struct vb_pcie_error e;
 	bool have_err;
 	vb_board *b;
+	uint64_t v[6];
+	int64_t axi[2] = { -1, -1 };
 	(void)self;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "OiIIKKKIKKKK|IIKKiip", kwlist, &bo, &r.side, &r.chan, &r.dir,
-					 &r.packet, &r.count, &r.queue, &r.nelem, &r.host, &r.host_bytes, &r.card,
-					 &r.card_bytes, &r.coalesce, &r.irq_every, &r.poll_ps, &r.limit_ps,
-					 &r.force_src_axi, &r.force_dst_axi, &r.no_reap))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOOO&O&OO&O&O&O&|O&O&O&O&OOp", kwlist, &bo, &o_side, &o_chan,
+					 &o_dir, &o_packet, sgpy_u64, &r.count, sgpy_u64, &r.queue, &o_nelem, sgpy_u64,
+					 &r.host, sgpy_u64, &r.host_bytes, sgpy_u64, &r.card, sgpy_u64, &r.card_bytes,
+					 sgpy_u32, &r.coalesce, sgpy_u32, &r.irq_every, sgpy_u64, &r.poll_ps, sgpy_u64,
+					 &r.limit_ps, &o_src, &o_dst, &r.no_reap))
 		return NULL;
+	/* each field at its width; a packet is the driver's 32-bit byte count (the driver judges the element's
+	 * 24-bit field and reports it; 0 would divide the buffers into nothing) */
+	if (!sgpy_range(o_side, "pcie_run: side (0 root DMA, 1 endpoint DMA)", 0, 1, &v[0]) ||
+	    !sgpy_range(o_chan, "pcie_run: channel", 0, PSDMA_CHANNELS - 1, &v[1]) ||
+	    !sgpy_range(o_dir, "pcie_run: direction (0 S2C, 1 C2S)", PSDMA_S2C, PSDMA_C2S, &v[2]) ||
+	    !sgpy_range(o_packet, "pcie_run: packet bytes", 1, UINT32_MAX, &v[3]) ||
+	    !sgpy_range(o_nelem, "pcie_run: queue elements", 2, PSDMA_MAX_ELEMS, &v[4]) ||
+	    (o_src && o_src != Py_None && !sgpy_srange(o_src, "pcie_run: src_axi", -1, 1, &axi[0])) ||
+	    (o_dst && o_dst != Py_None && !sgpy_srange(o_dst, "pcie_run: dst_axi", -1, 1, &axi[1])))
+		return NULL;
+	r.side = (int)v[0];
+	r.chan = (unsigned)v[1];
+	r.dir = (unsigned)v[2];
+	r.packet = v[3];
+	r.nelem = (unsigned)v[4];
+	r.force_src_axi = (int)axi[0];
+	r.force_dst_axi = (int)axi[1];
 	if (!(b = pcie_board(bo)))
 		return NULL;
-	if (r.poll_ps == 0 || r.limit_ps == 0 || r.nelem < 2 || r.nelem > PSDMA_MAX_ELEMS) {
-		PyErr_SetString(PyExc_ValueError, "pcie_run: poll_ps and limit_ps must be > 0, nelem 2..65536");
+	if (r.poll_ps == 0 || r.limit_ps == 0) {
+		PyErr_SetString(PyExc_ValueError, "pcie_run: poll_ps and limit_ps must be > 0");
 		return NULL;
 	}
+	if (!sgpy_ps_fits(vb_now_ps(b), r.limit_ps, "pcie_run: limit_ps") ||
+	    !sgpy_ps_fits(vb_now_ps(b), r.poll_ps, "pcie_run: poll_ps"))
+		return NULL;
 	/* buffers are reused cyclically; a packet larger than a buffer is still posted
 	 * (the driver judges its byte count) but moves only what the buffer holds */
 	if (r.host_bytes < r.packet)
@@ -263,30 +286,32 @@ static PyObject *py_pcie_run(PyObject *self, PyObject *args, PyObject *kw)
 static PyObject *py_pcie_ep_read(PyObject *self, PyObject *args)
 {
 	PyObject *bo;
-	unsigned long long a, n;
+	uint64_t a, n;
 	vb_board *b;
 	uint8_t *p;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OKK", &bo, &a, &n) || !(b = pcie_board(bo)))
+	if (!PyArg_ParseTuple(args, "OO&O&", &bo, sgpy_u64, &a, sgpy_u64, &n) || !(b = pcie_board(bo)))
 		return NULL;
-	if (!(p = vb_pcie_ep_ptr(b, a, n)))
-		return PyErr_Format(PyExc_ValueError, "endpoint DDR: 0x%llx + %llu is outside pcie.ep_ddr_axi/size", a, n);
+	if (n > PY_SSIZE_T_MAX || !(p = vb_pcie_ep_ptr(b, a, n)))
+		return PyErr_Format(PyExc_ValueError, "endpoint DDR: 0x%llx + %llu is outside pcie.ep_ddr_axi/size",
+				    (unsigned long long)a, (unsigned long long)n);
 	return PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
 }
 
 static PyObject *py_pcie_ep_write(PyObject *self, PyObject *args)
 {
 	PyObject *bo;
-	unsigned long long a;
+	uint64_t a;
 	Py_buffer v;
 	vb_board *b;
 	uint8_t *p;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OKy*", &bo, &a, &v))
+	if (!PyArg_ParseTuple(args, "OO&y*", &bo, sgpy_u64, &a, &v))
 		return NULL;
 	if (!(b = pcie_board(bo)) || !(p = vb_pcie_ep_ptr(b, a, (uint64_t)v.len))) {
 		if (b)
-			PyErr_Format(PyExc_ValueError, "endpoint DDR: 0x%llx + %zd is outside pcie.ep_ddr_axi/size", a, v.len);
+			PyErr_Format(PyExc_ValueError, "endpoint DDR: 0x%llx + %zd is outside pcie.ep_ddr_axi/size",
+				     (unsigned long long)a, v.len);
 		PyBuffer_Release(&v);
 		return NULL;
 	}
@@ -324,9 +349,9 @@ static PyObject *py_pcie_info(PyObject *self, PyObject *args)
 
 static PyObject *py_pcie_queue_bytes(PyObject *self, PyObject *arg)
 {
-	unsigned long n = PyLong_AsUnsignedLong(arg);
+	uint64_t n;
 	(void)self;
-	if (PyErr_Occurred())
+	if (!sgpy_range(arg, "pcie_queue_bytes: queue elements", 0, PSDMA_MAX_ELEMS, &n))
 		return NULL;
 	return PyLong_FromUnsignedLongLong(psdma_queue_bytes((uint32_t)n));
 }

@@ -24,14 +24,61 @@ static struct vb_rtio *rtio_of(PyObject *board)
 
 #define GET_R(o) struct vb_rtio *r = rtio_of(o); if (!r) return NULL
 
+/* The widest timestamp (mu) whose output time in ps the model's uint64 clock
+ * holds with a sign bit of headroom (sgdma.hw.units keeps the same headroom). */
+static int64_t ts_limit(const struct vb_rtio *r)
+{
+	double m = 9223372036854775807.0 / (r->mu_ps > 1.0 ? r->mu_ps : 1.0);
+	return m >= 9223372036854775807.0 ? INT64_MAX : (int64_t)m;
+}
+
+/* 0 when t (mu) is a timestamp the model can time; -1 with ValueError naming what. */
+static int ts_check(const struct vb_rtio *r, int64_t t, const char *what)
+{
+	int64_t lim = ts_limit(r);
+	if (t > lim || t < -lim) {
+		PyErr_Format(PyExc_ValueError, "%s %lld mu is outside +-%lld mu: at this core's mu its output time "
+			     "passes the board's 64-bit picosecond clock", what, (long long)t, (long long)lim);
+		return -1;
+	}
+	return 0;
+}
+
+/* The timeline cursor (mu) as the kernel sees it, read without a timed access. */
+static int64_t cursor(const struct vb_rtio *r)
+{
+	return r->k.init == RTIO_INIT_CSR ? (int64_t)r->ki_now : r->k.now;
+}
+
+/* 0 when cursor + dt is still a representable timestamp; -1 with ValueError. */
+static int cursor_after(const struct vb_rtio *r, int64_t dt, const char *what)
+{
+	int64_t end;
+	if (__builtin_add_overflow(cursor(r), dt, &end)) {
+		PyErr_Format(PyExc_ValueError, "%s %lld mu from the cursor %lld overflows the 64-bit timestamp", what,
+			     (long long)dt, (long long)cursor(r));
+		return -1;
+	}
+	return ts_check(r, end, what);
+}
+
+/* The board (busy-checked) and now + limit_ps representable: 0, or -1 with an exception. */
+static int limit_ok(PyObject *o, uint64_t limit_ps, const char *what)
+{
+	if (sgpy_board_ready((BoardObject *)o) < 0)
+		return -1;
+	return sgpy_ps_fits(vb_now_ps(((BoardObject *)o)->b), limit_ps, what) ? 0 : -1;
+}
+
 static PyObject *py_init(PyObject *self, PyObject *args)
 {
 	PyObject *o;
 	int init;
-	unsigned long long out = 0, out_bytes = 0, in = 0;
+	uint64_t out = 0, out_bytes = 0, in = 0;
 	char err[256];
 	(void)self;
-	if (!PyArg_ParseTuple(args, "Oi|KKK", &o, &init, &out, &out_bytes, &in))
+	if (!PyArg_ParseTuple(args, "OO&|O&O&O&", &o, sgpy_int, &init, sgpy_u64, &out, sgpy_u64, &out_bytes, sgpy_u64,
+			      &in))
 		return NULL;
 	GET_R(o);
 	if (init < RTIO_INIT_CSR || init > RTIO_INIT_FIFO)
@@ -68,11 +115,13 @@ static PyObject *py_wall(PyObject *self, PyObject *o)
 static PyObject *py_at(PyObject *self, PyObject *args)
 {
 	PyObject *o;
-	long long t;
+	int64_t t;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OL", &o, &t))
+	if (!PyArg_ParseTuple(args, "OO&", &o, sgpy_i64, &t))
 		return NULL;
 	GET_R(o);
+	if (ts_check(r, t, "at: timestamp") < 0)
+		return NULL;
 	vb_rtio_k_at(r, t);
 	Py_RETURN_NONE;
 }
@@ -80,11 +129,13 @@ static PyObject *py_at(PyObject *self, PyObject *args)
 static PyObject *py_delay(PyObject *self, PyObject *args)
 {
 	PyObject *o;
-	long long t;
+	int64_t t;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OL", &o, &t))
+	if (!PyArg_ParseTuple(args, "OO&", &o, sgpy_i64, &t))
 		return NULL;
 	GET_R(o);
+	if (cursor_after(r, t, "delay") < 0)
+		return NULL;
 	vb_rtio_k_delay(r, t);
 	Py_RETURN_NONE;
 }
@@ -93,14 +144,16 @@ static PyObject *py_delay(PyObject *self, PyObject *args)
 static PyObject *py_output(PyObject *self, PyObject *args)
 {
 	PyObject *o, *seq;
-	unsigned long target;
+	uint32_t target;
 	uint32_t data[RTIO_RECORD_MAX_WORDS];
 	Py_ssize_t n;
 	uint32_t st;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OkO", &o, &target, &seq))
+	if (!PyArg_ParseTuple(args, "OO&O", &o, sgpy_u32, &target, &seq))
 		return NULL;
 	GET_R(o);
+	if (cursor_after(r, 0, "output at the cursor") < 0)
+		return NULL;
 	seq = PySequence_Fast(seq, "data must be a sequence of 32-bit words");
 	if (!seq)
 		return NULL;
@@ -111,14 +164,15 @@ static PyObject *py_output(PyObject *self, PyObject *args)
 				    RTIO_RECORD_MAX_WORDS);
 	}
 	for (Py_ssize_t i = 0; i < n; i++) {
-		data[i] = (uint32_t)PyLong_AsUnsignedLongMask(PySequence_Fast_GET_ITEM(seq, i));
-		if (PyErr_Occurred()) {
+		uint64_t w;
+		if (!sgpy_range(PySequence_Fast_GET_ITEM(seq, i), "RTIO data word", 0, UINT32_MAX, &w)) {
 			Py_DECREF(seq);
 			return NULL;
 		}
+		data[i] = (uint32_t)w;
 	}
 	Py_DECREF(seq);
-	st = vb_rtio_k_output(r, (uint32_t)target, data, (unsigned)n);
+	st = vb_rtio_k_output(r, target, data, (unsigned)n);
 	return Py_BuildValue("kkL", (unsigned long)st, (unsigned long)r->k.err_chan, (long long)r->k.err_ts);
 }
 
@@ -152,12 +206,14 @@ static PyObject *py_flush(PyObject *self, PyObject *o)
 static PyObject *py_playback(PyObject *self, PyObject *args)
 {
 	PyObject *o;
-	unsigned long long ptr, limit;
+	uint64_t ptr, limit;
 	struct vb_rtio_playback pb;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OKK", &o, &ptr, &limit))
+	if (!PyArg_ParseTuple(args, "OO&O&", &o, sgpy_u64, &ptr, sgpy_u64, &limit))
 		return NULL;
 	GET_R(o);
+	if (limit_ok(o, limit, "playback: limit") < 0)
+		return NULL;
 	SGPY_SIMULATE((BoardObject *)o, vb_rtio_k_playback(r, ptr, limit, &pb));
 	return Py_BuildValue("{s:k,s:k,s:k,s:L,s:K,s:K,s:K,s:K,s:O,s:O}", "error", (unsigned long)pb.error, "channel",
 			     (unsigned long)pb.channel, "address", (unsigned long)pb.address, "timestamp",
@@ -170,16 +226,32 @@ static PyObject *py_playback(PyObject *self, PyObject *args)
 static PyObject *py_pulses(PyObject *self, PyObject *args)
 {
 	PyObject *o;
-	unsigned long target;
-	unsigned long long n;
-	long long half;
-	unsigned int batch = 0;
+	uint32_t target, batch = 0;
+	uint64_t n;
+	int64_t half, span;
 	struct vb_rtio_pulses p;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OkKL|I", &o, &target, &n, &half, &batch))
+	if (!PyArg_ParseTuple(args, "OO&O&O&|O&", &o, sgpy_u32, &target, sgpy_u64, &n, sgpy_i64, &half, sgpy_u32,
+			      &batch))
 		return NULL;
 	GET_R(o);
-	SGPY_SIMULATE((BoardObject *)o, vb_rtio_k_pulses(r, (uint32_t)target, n, half, batch, &p));
+	if (sgpy_board_ready((BoardObject *)o) < 0)
+		return NULL;
+	if (half < 1) {
+		PyErr_Format(PyExc_ValueError, "pulses: half period %lld mu: a pulse needs at least 1 mu high and low",
+			     (long long)half);
+		return NULL;
+	}
+	/* the train moves the cursor by 2 * half per pulse: its end must be a representable timestamp */
+	if (n > (uint64_t)INT64_MAX || __builtin_mul_overflow((int64_t)n, half, &span) ||
+	    __builtin_mul_overflow(span, (int64_t)2, &span)) {
+		PyErr_Format(PyExc_ValueError, "pulses: %llu pulses of 2 x %lld mu overflow the 64-bit timestamp",
+			     (unsigned long long)n, (long long)half);
+		return NULL;
+	}
+	if (cursor_after(r, span, "pulses: the train's end") < 0)
+		return NULL;
+	SGPY_SIMULATE((BoardObject *)o, vb_rtio_k_pulses(r, target, n, half, batch, &p));
 	return Py_BuildValue("{s:K,s:k,s:k,s:L,s:K,s:K}", "events", (unsigned long long)p.events, "status",
 			     (unsigned long)p.status, "channel", (unsigned long)p.err_chan, "timestamp",
 			     (long long)p.err_ts, "t0_ps", (unsigned long long)p.t0_ps, "t1_ps",
@@ -195,6 +267,8 @@ static PyObject *bounded(PyObject *args, bool (*fn)(struct vb_rtio *r, uint64_t 
 	if (!PyArg_ParseTuple(args, "OO&", &o, sgpy_u64, &limit))
 		return NULL;
 	GET_R(o);
+	if (limit_ok(o, limit, "limit") < 0)
+		return NULL;
 	SGPY_SIMULATE((BoardObject *)o, ok = fn(r, limit));
 	return PyBool_FromLong(ok);
 }
@@ -245,16 +319,20 @@ static PyObject *py_set_fast(PyObject *self, PyObject *args)
 static PyObject *py_input(PyObject *self, PyObject *args)
 {
 	PyObject *o;
-	unsigned chan;
-	long long timeout;
+	uint32_t chan;
+	int64_t timeout;
 	int want_data;
-	unsigned long long limit;
+	uint64_t limit;
 	int64_t value;
 	uint32_t st;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OILpK", &o, &chan, &timeout, &want_data, &limit))
+	if (!PyArg_ParseTuple(args, "OO&O&pO&", &o, sgpy_u32, &chan, sgpy_i64, &timeout, &want_data, sgpy_u64,
+			      &limit))
 		return NULL;
 	GET_R(o);
+	/* timeout may be any int64 (the core saturates it: 2^63-1 waits for ever, within limit) */
+	if (limit_ok(o, limit, "input: limit") < 0)
+		return NULL;
 	SGPY_SIMULATE((BoardObject *)o, st = vb_rtio_k_input(r, chan, timeout, want_data, limit, &value));
 	return Py_BuildValue("(kL)", (unsigned long)st, (long long)value);
 }
@@ -262,12 +340,12 @@ static PyObject *py_input(PyObject *self, PyObject *args)
 static PyObject *py_stimulus(PyObject *self, PyObject *args)
 {
 	PyObject *o;
-	unsigned chan;
+	uint32_t chan;
 	Py_buffer t, v;
 	char err[256];
 	int rc;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OIy*y*", &o, &chan, &t, &v))
+	if (!PyArg_ParseTuple(args, "OO&y*y*", &o, sgpy_u32, &chan, &t, &v))
 		return NULL;
 	struct vb_rtio *r = rtio_of(o);
 	if (!r || t.len % 8 || v.len != t.len / 8) {
@@ -276,6 +354,15 @@ static PyObject *py_stimulus(PyObject *self, PyObject *args)
 		PyBuffer_Release(&t);
 		PyBuffer_Release(&v);
 		return NULL;
+	}
+	for (Py_ssize_t i = 0; i < t.len / 8; i++) {
+		int64_t ti;
+		memcpy(&ti, (const char *)t.buf + 8 * i, 8);
+		if (ts_check(r, ti, "stimulus: time") < 0) {
+			PyBuffer_Release(&t);
+			PyBuffer_Release(&v);
+			return NULL;
+		}
 	}
 	rc = vb_rtio_in_stimulus(r, chan, t.buf, v.buf, (size_t)v.len, err, sizeof(err));
 	PyBuffer_Release(&t);
@@ -290,11 +377,11 @@ static PyObject *py_stimulus(PyObject *self, PyObject *args)
 static PyObject *py_loopback(PyObject *self, PyObject *args)
 {
 	PyObject *o;
-	unsigned out;
+	uint32_t out;
 	int in;
 	char err[256];
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OIi", &o, &out, &in))
+	if (!PyArg_ParseTuple(args, "OO&O&", &o, sgpy_u32, &out, sgpy_int, &in))
 		return NULL;
 	GET_R(o);
 	if (vb_rtio_in_loopback(r, out, in, err, sizeof(err)) < 0) {
@@ -333,15 +420,16 @@ static PyObject *py_counters(PyObject *self, PyObject *o)
 static PyObject *py_an_arm(PyObject *self, PyObject *args)
 {
 	PyObject *o;
-	unsigned long long base, size;
+	uint64_t base, size;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OKK", &o, &base, &size))
+	if (!PyArg_ParseTuple(args, "OO&O&", &o, sgpy_u64, &base, sgpy_u64, &size))
 		return NULL;
 	GET_R(o);
 	if (size < RTIO_MESSAGE_BYTES || size % RTIO_MESSAGE_BYTES || base % RTIO_MESSAGE_BYTES ||
-	    base + size > 0x100000000ull)
+	    size > 0x100000000ull || base > 0x100000000ull - size)
 		return PyErr_Format(PyExc_ValueError, "analyzer ring 0x%llx + %llu bytes: base and size must be "
-				    "multiples of %d bytes, below 4 GiB", base, size, RTIO_MESSAGE_BYTES);
+				    "multiples of %d bytes, below 4 GiB", (unsigned long long)base,
+				    (unsigned long long)size, RTIO_MESSAGE_BYTES);
 	vb_rtio_an_arm(r, base, size);
 	Py_RETURN_NONE;
 }

@@ -100,13 +100,10 @@ static PyObject *py_format_rows(PyObject *self, PyObject *args)
 			goto done;
 		}
 	for (; got < n_cols; got++) {
-		long k = PyLong_AsLong(PyTuple_GET_ITEM(kinds_obj, got));
-		if (k == -1 && PyErr_Occurred())
+		int64_t k;
+		if (!sgpy_srange(PyTuple_GET_ITEM(kinds_obj, got), "format_rows: column kind (piece: -1, places: 0..18)",
+				 -1, 18, &k))
 			goto done;
-		if (k < -1 || k > 18) {
-			PyErr_Format(PyExc_ValueError, "format_rows: column %zd: kind %ld (piece: -1, places: 0..18)", got, k);
-			goto done;
-		}
 		kind[got] = (int)k;
 		if (PyObject_GetBuffer(PyTuple_GET_ITEM(cols_obj, got), &col[got], PyBUF_SIMPLE) < 0)
 			goto done;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sgdma/platform_linux.h"
@@ -45,10 +46,43 @@ int sg_sysfs_u64(const char *path, uint64_t *out)
 		return -1;
 	errno = 0;
 	*out = strtoull(buf, &end, 0);
-	if (errno || end == buf) {
+	/* strtoull takes "-1" as 2^64-1 and stops at junk: both are damage, not numbers */
+	if (errno || end == buf || *end || strchr(buf, '-')) {
 		errno = EINVAL;
 		return -1;
 	}
+	return 0;
+}
+
+int sg_sysfs_u64_err(const char *path, uint64_t *out, char *err, size_t n)
+{
+	char full[SG_LINUX_PATH_LEN], buf[64];
+
+	if (sg_sysfs_u64(path, out) == 0)
+		return 0;
+	sg_linux_path(full, sizeof(full), path);
+	if (errno != EINVAL)
+		return sg_fail(err, n, "cannot read %s: %s", full, strerror(errno));
+	if (sg_sysfs_read(path, buf, sizeof(buf)) < 0)
+		buf[0] = 0;
+	return sg_fail(err, n, "%s holds \"%s\", not an unsigned number (decimal or 0x hex): the driver's sysfs "
+		       "attribute is damaged or not the expected one", full, buf);
+}
+
+int sg_map_check(int fd, const char *path, uint64_t off, uint64_t len, char *err, size_t n)
+{
+	struct stat st;
+	uint64_t end;
+
+	if (len == 0)
+		return sg_fail(err, n, "%s: nothing to map (size 0); check the device's size attribute", path);
+	if (__builtin_add_overflow(off, len, &end) || len > (uint64_t)SIZE_MAX || end > (uint64_t)INT64_MAX)
+		return sg_fail(err, n, "%s: 0x%llx + %llu bytes is not a representable mapping", path,
+			       (unsigned long long)off, (unsigned long long)len);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < end)
+		return sg_fail(err, n, "%s is %lld bytes, shorter than the %llu bytes at offset 0x%llx to map: the "
+			       "device (or file) does not hold the range its size attribute promises", path,
+			       (long long)st.st_size, (unsigned long long)len, (unsigned long long)off);
 	return 0;
 }
 

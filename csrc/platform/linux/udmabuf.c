@@ -42,7 +42,8 @@ static void buf_reset(struct sg_linux_buf *b)
 		b->sync_fd[i] = -1;
 }
 
-static int buf_read(const char *name, struct sg_linux_buf *b)
+/* 0, -1 when there is no such buffer, -2 when its attributes are damaged (reason in err, naming the file). */
+static int buf_read(const char *name, struct sg_linux_buf *b, char *err, size_t n)
 {
 	char path[SG_LINUX_PATH_LEN];
 	uint64_t v;
@@ -51,10 +52,10 @@ static int buf_read(const char *name, struct sg_linux_buf *b)
 	snprintf(b->name, sizeof(b->name), "%s", name);
 	snprintf(path, sizeof(path), UDMABUF_CLASS "/%s/phys_addr", name);
 	if (sg_sysfs_u64(path, &b->phys) < 0)
-		return -1;
+		return errno == ENOENT || errno == ENOTDIR ? -1 : (sg_sysfs_u64_err(path, &b->phys, err, n), -2);
 	snprintf(path, sizeof(path), UDMABUF_CLASS "/%s/size", name);
-	if (sg_sysfs_u64(path, &b->size) < 0)
-		return -1;
+	if (sg_sysfs_u64_err(path, &b->size, err, n) < 0)
+		return -2;
 	snprintf(path, sizeof(path), UDMABUF_CLASS "/%s/sync_mode", name);
 	if (sg_sysfs_u64(path, &v) == 0)
 		b->sync_mode = (int)v;
@@ -76,7 +77,7 @@ int sg_linux_list_udmabuf(void (*fn)(void *arg, const struct sg_linux_buf *b), v
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || buf_read(e->d_name, &b) < 0)
+		if (e->d_name[0] == '.' || buf_read(e->d_name, &b, NULL, 0) < 0)
 			continue;
 		count++;
 		if (fn)
@@ -119,16 +120,22 @@ static bool parse_carveout(const char *spec, uint64_t *addr, uint64_t *size)
 
 	if (strncmp(spec, "0x", 2) && strncmp(spec, "0X", 2))
 		return false;
+	unsigned shift = 0;
+
+	errno = 0;
 	*addr = strtoull(spec, &end, 16);
-	if (*end != ':')
+	if (*end != ':' || errno || end[1] == '-')
 		return false;
 	*size = strtoull(end + 1, &end, 0);
 	switch (*end) {
-	case 'K': case 'k': *size <<= 10; end++; break;
-	case 'M': case 'm': *size <<= 20; end++; break;
-	case 'G': case 'g': *size <<= 30; end++; break;
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
 	default: break;
 	}
+	if (errno || *size > (UINT64_MAX >> shift))     /* a size the shift would wrap */
+		return false;
+	*size <<= shift;
 	return *end == 0 && *size > 0;
 }
 
@@ -150,6 +157,8 @@ static int open_carveout(struct sg_linux_buf *b, uint64_t addr, uint64_t size, c
 		return sg_fail(err, n, "cannot open %s for the carve-out at 0x%" PRIx64 ": %s; %s", path, addr,
 			       strerror(errno), errno == EACCES || errno == EPERM
 			       ? "/dev/mem needs root; u-dma-buf (docs/boards.md) does not" : sg_open_fix(errno, false));
+	if (sg_map_check(b->fd, path, addr, size, err, n) < 0)
+		return -1;
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, (off_t)addr);
 	if (p == MAP_FAILED)
 		return sg_fail(err, n, "cannot mmap %" PRIu64 " bytes of %s at 0x%" PRIx64 ": %s; reserve the range "
@@ -176,13 +185,22 @@ int sg_linux_open_buffer(struct sg_linux *lx, const char *spec, enum sg_linux_po
 				       "use cache=uncached", spec);
 		return open_carveout(b, addr, size, err, n);
 	}
-	if (buf_read(spec, b) < 0) {
+	if (!strncmp(spec, "0x", 2) || !strncmp(spec, "0X", 2))
+		return sg_fail(err, n, "buffers=%s: a /dev/mem carve-out is 0xADDR:SIZE with SIZE > 0 in bytes or with a "
+			       "K/M/G suffix (e.g. 0x70000000:16M), fitting 64 bits", spec);
+	switch (buf_read(spec, b, err, n)) {
+	case -2:
+		return -1;
+	case -1: {
 		sg_linux_path(cls, sizeof(cls), UDMABUF_CLASS);
 		if (sg_linux_list_udmabuf(add_name, &s) == 0)
 			return sg_fail(err, n, "no u-dma-buf buffers (%s does not exist or is empty): load the driver, "
 				       "e.g. `modprobe u-dma-buf udmabuf0=4194304`, or add a device-tree node "
 				       "compatible = \"ikwzm,u-dma-buf\" (docs/boards.md)", cls);
 		return sg_fail(err, n, "no u-dma-buf named \"%s\" (found: %s)", spec, list);
+	}
+	default:
+		break;
 	}
 	if (policy == SG_LINUX_COHERENT && !b->coherent)
 		return sg_fail(err, n, "u-dma-buf \"%s\" is not DMA-coherent (dma_coherent = 0) but cache=coherent was "
@@ -200,6 +218,8 @@ int sg_linux_open_buffer(struct sg_linux *lx, const char *spec, enum sg_linux_po
 	if (b->fd < 0)
 		return sg_fail(err, n, "cannot open %s (u-dma-buf \"%s\"): %s; %s", path, spec, strerror(errno),
 			       sg_open_fix(errno, false));
+	if (sg_map_check(b->fd, path, 0, b->size, err, n) < 0)
+		return -1;
 	p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, 0);
 	if (p == MAP_FAILED)
 		return sg_fail(err, n, "cannot mmap %" PRIu64 " bytes of %s: %s", b->size, path, strerror(errno));

@@ -42,10 +42,12 @@ static int uio_index(const char *entry)
 	return (*end || end == entry + 3 || v < 0) ? -1 : (int)v;
 }
 
-/* sysfs facts of /sys/class/uio/uioN (0, or -1 when it has no map 0). */
-static int uio_read(int index, struct sg_linux_uio *u)
+/* sysfs facts of /sys/class/uio/uioN: 0, -1 when it has no map 0, -2 when map 0's
+ * attributes are there but damaged (the reason in err, naming the file). */
+static int uio_read(int index, struct sg_linux_uio *u, char *err, size_t n)
 {
 	char path[SG_LINUX_PATH_LEN];
+	long page = sysconf(_SC_PAGESIZE);
 
 	memset(u, 0, sizeof(*u));
 	u->index = index;
@@ -55,13 +57,23 @@ static int uio_read(int index, struct sg_linux_uio *u)
 		return -1;
 	snprintf(path, sizeof(path), UIO_CLASS "/uio%d/maps/map0/addr", index);
 	if (sg_sysfs_u64(path, &u->addr) < 0)
-		return -1;
+		return errno == ENOENT ? -1 : (sg_sysfs_u64_err(path, &u->addr, err, n), -2);
 	snprintf(path, sizeof(path), UIO_CLASS "/uio%d/maps/map0/size", index);
-	if (sg_sysfs_u64(path, &u->size) < 0)
-		return -1;
+	if (sg_sysfs_u64_err(path, &u->size, err, n) < 0)
+		return -2;
 	snprintf(path, sizeof(path), UIO_CLASS "/uio%d/maps/map0/offset", index);
-	if (sg_sysfs_u64(path, &u->offset) < 0)
-		u->offset = 0;      /* kernels before 2.6.x had no offset attribute */
+	if (sg_sysfs_u64(path, &u->offset) < 0) {
+		if (errno != ENOENT)          /* kernels before 2.6.x had no offset attribute: 0 */
+			return sg_sysfs_u64_err(path, &u->offset, err, n), -2;
+		u->offset = 0;
+	}
+	/* UIO maps map K at mmap offset K pages; the region starts `offset` bytes into the first page */
+	if (page > 0 && u->offset >= (uint64_t)page) {
+		char full[SG_LINUX_PATH_LEN];
+		sg_linux_path(full, sizeof(full), path);
+		return sg_fail(err, n, "%s is 0x%llx: a UIO map's offset lies within its first page (under 0x%lx)",
+			       full, (unsigned long long)u->offset, page), -2;
+	}
 	return 0;
 }
 
@@ -81,7 +93,7 @@ int sg_linux_list_uio(void (*fn)(void *arg, const struct sg_linux_uio *u), void 
 		int index = uio_index(e->d_name);
 		if (index < 0)
 			continue;
-		if (uio_read(index, &u) < 0) {
+		if (uio_read(index, &u, NULL, 0) < 0) {
 			/* A UIO device without a map still has a name worth listing. */
 			snprintf(path, sizeof(path), UIO_CLASS "/uio%d/name", index);
 			if (sg_sysfs_read(path, u.name, sizeof(u.name)) < 0)
@@ -219,9 +231,13 @@ static void uio_scan(const char *name, bool want_addr, uint64_t addr, int *named
 	closedir(d);
 }
 
-static int uio_take(int index, const char *name, struct sg_linux_uio *u)
+static int uio_take(int index, const char *name, struct sg_linux_uio *u, char *err, size_t n)
 {
-	if (uio_read(index, u) < 0) {     /* an interrupt-only device has no map */
+	int r = uio_read(index, u, err, n);
+
+	if (r == -2)                      /* a map whose sysfs numbers are damaged: err names the file */
+		return -1;
+	if (r < 0) {                      /* an interrupt-only device has no map */
 		memset(u, 0, sizeof(*u));
 		u->index = index;
 		u->fd = -1;
@@ -249,13 +265,13 @@ int sg_linux_uio_find(const char *name, struct sg_linux_uio *u, char *err, size_
 	if (index >= 0) {
 		snprintf(path, sizeof(path), UIO_CLASS "/uio%d/name", index);
 		if (sg_sysfs_read(path, why, sizeof(why)) == 0)
-			return uio_take(index, name, u);
+			return uio_take(index, name, u, err, n);
 	}
 	uio_scan(name, labelled, addr, &named, &first, &at_addr, same, sizeof(same));
 	if (named == 1)
-		return uio_take(first, name, u);
+		return uio_take(first, name, u, err, n);
 	if (at_addr >= 0)
-		return uio_take(at_addr, name, u);
+		return uio_take(at_addr, name, u, err, n);
 	if (named > 1)
 		return sg_fail(err, n, "%d UIO devices are named \"%s\" (%s): name the one you mean as uioN, or by its "
 			       "device-tree label when the tree has __symbols__", named, name, same);
@@ -316,6 +332,17 @@ int sg_linux_uio_open(struct sg_linux_uio *u, bool map, char *err, size_t n)
 			       strerror(errno), sg_open_fix(errno, true));
 	if (!map)
 		return 0;
+	if (u->size > (uint64_t)INT64_MAX - u->offset - (uint64_t)page ||
+	    sg_map_check(u->fd, path, 0, (u->offset + u->size + (uint64_t)page - 1) & ~(uint64_t)(page - 1), err,
+			 n) < 0) {
+		if (u->size > (uint64_t)INT64_MAX - u->offset - (uint64_t)page)
+			sg_fail(err, n, "UIO device \"%s\": map 0 of %llu bytes at offset 0x%llx is not a representable "
+				"mapping; check maps/map0/size", u->name, (unsigned long long)u->size,
+				(unsigned long long)u->offset);
+		close(u->fd);
+		u->fd = -1;
+		return -1;
+	}
 	u->map_len = (size_t)((u->offset + u->size + (uint64_t)page - 1) & ~(uint64_t)(page - 1));
 	p = mmap(NULL, u->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, u->fd, 0 * page);
 	if (p == MAP_FAILED) {
@@ -361,6 +388,15 @@ int sg_linux_devmem_regs(uint64_t addr, uint64_t size, struct sg_linux_uio *u, c
 			       (unsigned long long)addr, strerror(errno),
 			       errno == EACCES || errno == EPERM ? "/dev/mem needs root (CAP_SYS_RAWIO); "
 			       "a UIO device (docs/boards.md) does not" : sg_open_fix(errno, true));
+	if (size == 0 || size > (uint64_t)INT64_MAX - addr - page ||
+	    sg_map_check(u->fd, path, base, (u->offset + size + page - 1) & ~(page - 1), err, n) < 0) {
+		if (size == 0 || size > (uint64_t)INT64_MAX - addr - page)
+			sg_fail(err, n, "%s: registers at 0x%llx + %llu bytes are not a representable window", path,
+				(unsigned long long)addr, (unsigned long long)size);
+		close(u->fd);
+		u->fd = -1;
+		return -1;
+	}
 	u->map_len = (size_t)((u->offset + size + page - 1) & ~(page - 1));
 	p = mmap(NULL, u->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, u->fd, (off_t)base);
 	if (p == MAP_FAILED) {
@@ -382,8 +418,9 @@ static bool is_address(const char *spec, uint64_t *addr)
 
 	if (strncmp(spec, "0x", 2) && strncmp(spec, "0X", 2))
 		return false;
+	errno = 0;
 	*addr = strtoull(spec, &end, 16);
-	return *end == 0;
+	return *end == 0 && end > spec + 2 && !errno;
 }
 
 int sg_linux_open_dma(struct sg_linux *lx, const char *spec, char *err, size_t n)

@@ -4,6 +4,7 @@ wires it to numpy without copies.
 """
 from __future__ import annotations
 
+import re
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from sgdma import _core
+from sgdma.board import checks
 from sgdma.hw import presets
 from sgdma.hw import pg021 as P
 from sgdma.board.threads import ConcurrentUseError, Owner, single_threaded  # noqa: F401 (re-exported)
@@ -70,13 +72,16 @@ class MMIO:
     """Register window shaped like ``pynq.MMIO``: offsets relative to ``base_addr``."""
 
     def __init__(self, board: "VirtualBoard", base_addr: int, length: int = MMIO_SPAN):
-        if length <= 0 or base_addr < 0:
-            raise ValueError(f"MMIO window 0x{base_addr:x}+{length}: base must be >= 0 and length > 0")
+        checks.is_open(board)
+        base_addr, length = checks.address(base_addr, "MMIO base_addr"), checks.size(length, "MMIO length")
+        if base_addr + length > 1 << 64:
+            raise ValueError(f"MMIO window 0x{base_addr:x}+{length}: ends past the 64-bit address space")
         self._board = board
         self.base_addr = base_addr
         self.length = length
 
     def _check(self, offset: int) -> int:
+        offset = checks._whole(offset, "MMIO offset")
         if offset % 4:
             raise ValueError(f"MMIO offset 0x{offset:x} is not 4-byte aligned (registers are 32-bit)")
         if not 0 <= offset <= self.length - 4:
@@ -90,9 +95,7 @@ class MMIO:
         return self._board.read32(self._check(offset))
 
     def write(self, offset: int, value: int) -> None:
-        if not 0 <= int(value) <= 0xFFFFFFFF:
-            raise ValueError(f"value {value!r} does not fit a 32-bit register")
-        self._board.write32(self._check(offset), int(value))
+        self._board.write32(self._check(offset), checks.word32(value, "MMIO value"))
 
 
 class PhysicalArray(np.ndarray):
@@ -349,9 +352,6 @@ class AxiDmaBlock:
         return (1 << self.length_width) - 1
 
 
-_RATE_UNITS = {"b/s": 1e-6, "kb/s": 1e-3, "mb/s": 1.0, "gb/s": 1e3}
-
-
 def cpu_load_options(load) -> dict:
     """Preset keys of a background CPU load (see VirtualBoard); {} for none."""
     if load is None or load == 0:
@@ -378,11 +378,13 @@ def cpu_load_options(load) -> dict:
         frac = float(load.get("read_fraction", 0.5))
         load = load["rate_mbps"]
     if isinstance(load, str):
-        text = load.strip().lower().replace(" ", "")
-        unit = next((u for u in sorted(_RATE_UNITS, key=len, reverse=True) if text.endswith(u)), None)
-        try:
-            rate = float(text[: -len(unit)] if unit else text) * (_RATE_UNITS[unit] if unit else 1.0)
-        except ValueError:
+        from sgdma.hw import units
+
+        text = load.strip()
+        try:     # a bare number is MB/s here (the preset key's unit); with a unit, the one byte-rate grammar
+            rate = float(text) if re.fullmatch(r"[+-]?[\d.]+(e[+-]?\d+)?", text, re.I) else \
+                units.parse_bandwidth(text, minimum=0.0) / 1e6
+        except (ValueError, units.UnitError):
             raise ValueError(f"cpu_load={load!r}: not a rate; write e.g. 800MB/s or 1.2GB/s") from None
     else:
         rate = float(load)
@@ -420,6 +422,7 @@ class VirtualBoard:
         keys.update(cpu_load_options(cpu_load))
         if "timing_only" in overrides:          # timing only = the MM2S sink keeps no bytes
             keys["stream.sink_record"] = 0.0 if overrides.pop("timing_only") else 1.0
+        checks.option_values(keys)
         for k, v in overrides.items():
             if k not in OVERRIDE_KEYS:
                 raise TypeError(f"unknown board option {k!r}; known: {', '.join(sorted(OVERRIDE_KEYS))}")
@@ -494,10 +497,18 @@ class VirtualBoard:
         return out
 
     def read32(self, addr: int) -> int:
+        checks.is_open(self)
+        addr = checks.address(addr)
         return self._bus(addr, False, lambda: self._b.read32(addr))
 
     def write32(self, addr: int, value: int) -> None:
+        checks.is_open(self)
+        addr, value = checks.address(addr), checks.word32(value)
         self._bus(addr, True, lambda: self._b.write32(addr, value))
+
+    def close(self) -> None:
+        """End the board's use: every later call raises BoardClosed (as a closed LinuxBoard does)."""
+        self._closed = True
 
     # -- memory -----------------------------------------------------------------
     def allocate(self, shape, dtype=np.uint8, region: str | None = None, align: int = 64,
@@ -507,16 +518,12 @@ class VirtualBoard:
         ``region`` names a DDR region of the preset (default: the first one);
         ``physical_address`` places the buffer at a fixed address.
         """
+        checks.is_open(self)
         dtype = np.dtype(dtype)
-        dims = (shape,) if np.isscalar(shape) else tuple(shape)
-        if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0 for d in dims):
-            raise ValueError(f"allocate(shape={shape!r}): every dimension must be a whole number >= 0")
-        count = 1
-        for d in dims:
-            count *= int(d)                    # Python ints: no silent int64 wrap before the size check
-        nbytes = count * dtype.itemsize
-        if align <= 0 or align & (align - 1):
-            raise ValueError(f"align={align}: must be a power of two")
+        nbytes = checks.nbytes_of(shape, dtype)
+        align = checks.alignment(align)
+        if physical_address is not None:
+            physical_address = checks.address(physical_address, "physical_address")
         if physical_address is not None and region is None:
             region = self.region_of(physical_address, max(nbytes, 1))
         region = region or self.default_region
@@ -531,7 +538,7 @@ class VirtualBoard:
         # One finalizer per allocation: freebuffer() runs it early, and a finalizer
         # runs at most once, so a dead array can never free a later allocation.
         self._owner[addr] = (region, weakref.finalize(mem, self._release, addr, region))
-        arr = np.frombuffer(mem, dtype=dtype, count=count).reshape(shape).view(PhysicalArray)
+        arr = np.frombuffer(mem, dtype=dtype, count=nbytes // dtype.itemsize).reshape(shape).view(PhysicalArray)
         arr._vb_board = self
         self._remember_host(region)
         return arr
@@ -620,6 +627,8 @@ class VirtualBoard:
 
     def view(self, addr: int, nbytes: int) -> np.ndarray:
         """uint8 view of any board memory (no allocation bookkeeping)."""
+        checks.is_open(self)
+        addr, nbytes = checks.address(addr), checks.size(nbytes, "nbytes")
         return np.frombuffer(_core.Region(self._b, addr, nbytes), dtype=np.uint8)
 
     def bytes_free(self, region: str | None = None) -> int:
@@ -643,13 +652,11 @@ class VirtualBoard:
         return self._b.now_ps() / 1000.0
 
     def advance(self, ns: float) -> None:
-        if ns < 0:
-            raise ValueError("time only moves forward")
-        self._b.advance_ps(int(round(ns * 1000)))
+        self._b.advance_ps(checks.duration_ps(ns, "advance(ns)", self.now_ps))
 
     def run_until_quiet(self, limit_ns: float = 1e12) -> float:
         """Let the DMA run until it has nothing to do (or the limit); returns now_ns."""
-        return self._b.run_until_quiet(int(limit_ns * 1000)) / 1000.0
+        return self._b.run_until_quiet(checks.duration_ps(limit_ns, "run_until_quiet(limit_ns)", self.now_ps)) / 1000.0
 
     # -- interrupts, faults, counters ----------------------------------------------
     def irq_pending(self, channel: str) -> bool:

@@ -6,10 +6,12 @@ import sys
 
 import click
 
+from sgdma.cli.common import OutPath
+
 
 @click.command("bsp")
 @click.option("--board", default="zcu111", show_default=True, help="board preset name or .toml file")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", required=True, type=OutPath(directory=True),
               help="directory to write into (created if missing)")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
               help="a board option of the design (e.g. dma.include_sg=0 for a simple-mode DMA, "

@@ -37,6 +37,11 @@ def parse_sizes(value, option: str | None = None) -> list[int]:
     return list(DEFAULT_SIZES) if value is None else _unit(units.parse_sizes, value, option)
 
 
+def parse_bandwidth(value, option: str | None = None) -> float | None:
+    """Bytes per second: 100e6, "100MB/s", "64MiB/s"; None stays None."""
+    return None if value is None else _unit(units.parse_bandwidth, value, option)
+
+
 def parse_rate(value, option: str | None = None) -> float | None:
     """Per second: 40e6, "40M", "40MHz", "40 MS/s"; None stays None."""
     return None if value is None else _unit(units.parse_rate, value, option)
@@ -71,7 +76,7 @@ def cli_run(board: str = "zynq7000", rate=None, sample_bytes: int = 4, buffer_by
     if r is None:
         raise CaptureError("--rate is required: the ADC's sample rate in samples/s (e.g. 40e6)")
     rec = run_capture(board, r, int(sample_bytes), _opts(buffer_bytes, buffer_size), int(buffers), api=api,
-                      cache=cache, mode=mode, consumer_rate=parse_rate(consumer_rate),
+                      cache=cache, mode=mode, consumer_rate=parse_bandwidth(consumer_rate, "consumer_rate"),
                       seconds=None if seconds is None else float(seconds), fifo_bytes=parse_size(fifo_bytes),
                       seed=int(seed), verify=verify, cpu_load=cpu_load, irq_threshold=int(irq_threshold),
                       irq_delay_ns=float(irq_delay_ns or 0.0), consumer=consumer, cpu_costs=cpu_costs,
@@ -86,7 +91,7 @@ def cli_find_max_rate(board: str = "zynq7000", sample_bytes: int = 4, buffer_byt
                       dma_mode: str = "sg", irq_threshold: int = 1, irq_delay_ns: float = 0.0, **_ignored) -> dict:
     """Bisect the highest sample rate sustained without overflow (``find_max_rate``)."""
     return find_max_rate(board, int(sample_bytes), _opts(buffer_bytes, buffer_size), int(buffers), api=api,
-                         cache=cache, mode=mode, consumer_rate=parse_rate(consumer_rate),
+                         cache=cache, mode=mode, consumer_rate=parse_bandwidth(consumer_rate, "consumer_rate"),
                          seconds=None if seconds is None else float(seconds), fifo_bytes=parse_size(fifo_bytes),
                          seed=int(seed), rel_tol=float(rel_tol), consumer=consumer, cpu_costs=cpu_costs,
                          dma_mode=dma_mode, irq_threshold=int(irq_threshold), irq_delay_ns=float(irq_delay_ns))
@@ -110,7 +115,7 @@ def cli_sweep(board: str = "zynq7000", sizes=None, apis=None, caches=None, sampl
     apis = _list(apis if apis is not None else api, APIS, "api")
     caches = _list(caches if caches is not None else cache, POLICIES, "cache policy")
     recs = sweep_buffer_size(board, parse_sizes(sizes), apis, caches, sample_bytes=int(sample_bytes),
-                             buffers=int(buffers), mode=mode, consumer_rate=parse_rate(consumer_rate),
+                             buffers=int(buffers), mode=mode, consumer_rate=parse_bandwidth(consumer_rate, "consumer_rate"),
                              fifo_bytes=parse_size(fifo_bytes), seed=int(seed), rel_tol=float(rel_tol),
                              seconds=None if seconds is None else float(seconds),
                              jobs=default_jobs() if jobs is None else int(jobs), consumer=consumer,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import SEED_MAX, OutPath, Rate, Size, Time, _write_record, cpu_load_option, exit_verdict
+from sgdma.cli.common import SEED_MAX, Bandwidth, OutPath, Rate, Size, Time, _write_record, cpu_load_option, exit_verdict, refuse_ignored
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor
 
 
@@ -20,7 +20,7 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor
                    "masked while the application works (seed 004)")
 @click.option("--cache", type=click.Choice(["sync", "uncached", "coherent"]), default="sync", show_default=True)
 @click.option("--mode", type=click.Choice(["continuous", "burst"]), default="continuous", show_default=True)
-@click.option("--consumer-rate", default=None, type=Rate(), help="the application's own processing rate, bytes/s (default: free)")
+@click.option("--consumer-rate", default=None, type=Bandwidth(), help="the application's own processing rate in bytes/s, e.g. 100MB/s (default: free)")
 @click.option("--seconds", default=None, type=Time(),
               help="virtual seconds to capture [default: at least 50 ms or four laps of the ring, up to 2 s]; "
                    "wall seconds on a linux: board [default: 1 s]")
@@ -74,6 +74,23 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
                  if ctx.get_parameter_source(n) is not click.core.ParameterSource.DEFAULT]
         if given:
             raise click.UsageError(f"{', '.join(given)}: where a sweep's points run; they apply to --sweep only")
+        refuse_ignored(ctx, ("plot_dir",), "without --sweep (only the sweep draws a plot)")
+    else:
+        refuse_ignored(ctx, ("api", "cache", "buffer_size", "find_max_rate", "cpu_load", "irq_threshold",
+                             "irq_delay"), "with --sweep (it sweeps the buffer size over every API and cache "
+                                           "policy, with the default interrupt settings)")
+    if find_max_rate:
+        refuse_ignored(ctx, ("rate", "cpu_load", "irq_threshold", "irq_delay"),
+                       "with --find-max-rate (it searches the rate, with the default interrupt settings)")
+    elif not sweep:
+        fill_s = buffer_size / (rate * sample_bytes)        # the time one buffer takes to fill
+        limit_s = 2.0 if seconds is None else seconds / 1e9
+        if fill_s > limit_s:
+            raise click.UsageError(
+                f"one {buffer_size}-byte buffer takes {fill_s:.4g} s to fill at {rate:g} samples/s x {sample_bytes} B, "
+                f"longer than the run ({'--seconds' if seconds is not None else 'the 2 s default'} = {limit_s:.4g} s): "
+                f"a run that fills no buffer cannot tell whether the capture keeps up; give --seconds of at least "
+                f"{fill_s:.4g} s, a smaller --buffer-size or a higher --rate")
 
     opts = dict(board=board, rate=rate, sample_bytes=sample_bytes, buffer_bytes=buffer_size, buffers=buffers,
                 api=api, cache=cache, mode=mode, consumer_rate=consumer_rate,

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import (SEED_MAX, Failure, OutPath, _write_json, _write_record, _list_option, _write_csv,
-                              cpu_load_option, exit_verdict)
+from sgdma.cli.common import (SEED_MAX, Failure, OutPath, interrupted, refuse_ignored, _write_json, _write_record,
+                              _list_option, _write_csv, cpu_load_option, exit_verdict)
 from sgdma.cli.fidelity import fast_check as fast_check_run, fidelity_options, print_fidelity
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor, parquet_path_type, write_parquet
 
@@ -47,6 +47,8 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
                                "with one resource relaxed, and functional has none; use exact or fast")
     from sgdma.experiments import characterize as ch
 
+    if preset == "s0":
+        refuse_ignored(ctx, ("bytes_per_bd", "bds", "cycles"), "with --preset s0 (its points are S0's Table II)")
     records, points = [], []
     checked = None
     trials_done = [0, 0]                            # (done, total) as the sweep last reported them
@@ -84,7 +86,7 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
         raise click.UsageError(str(e))
     except KeyboardInterrupt:                       # keep what was measured: the points done so far
         _write_outputs(records, json_path, csv_path, parquet_path, ch, partial=True)
-        raise Failure(f"interrupted (Ctrl-C){_kept(records, points, json_path, csv_path, parquet_path)}"
+        raise Failure(f"{interrupted()}{_kept(records, points, json_path, csv_path, parquet_path)}"
                       f"{_kept_trials(trials_done, cache)}") from None
     if preset == "s0":
         _print_s0_summary(records)

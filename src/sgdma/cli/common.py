@@ -35,13 +35,25 @@ class Group(click.Group):
     traceback.  Bad input found during the work (ValueError and its kin) is a usage error; anything else is a
     failure while running.  SGDMA_TRACEBACK=1 re-raises for debugging."""
 
+    def main(self, *args, **kwargs):
+        previous = _terminate_like_ctrl_c()
+        try:
+            return super().main(*args, **kwargs)
+        except SystemExit:
+            _flush_or_quiet()                  # output still buffered for a reader that has gone
+            raise
+        finally:                               # a host process (a test runner) gets its own handler back
+            _restore_sigterm(previous)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
+        except BrokenPipeError:
+            _quiet_pipe_exit()
         except KeyboardInterrupt:
-            raise Failure("interrupted (Ctrl-C): stopped cleanly; outputs written so far are kept") from None
+            raise Failure(f"{interrupted()}: stopped cleanly; outputs written so far are kept") from None
         except Exception as e:                                        # noqa: BLE001 - the last line of defence
             if os.environ.get("SGDMA_TRACEBACK"):
                 raise
@@ -49,6 +61,69 @@ class Group(click.Group):
             if isinstance(e, (ValueError, LookupError)) and not isinstance(e, (OSError, MemoryError)):
                 raise click.UsageError(msg) from None
             raise Failure(f"{type(e).__name__}: {msg}") from None
+
+
+EXIT_PIPE = 128 + 13          # the status a shell shows for a writer whose reader went away (SIGPIPE)
+_TERMINATED = False
+
+
+def _terminate_like_ctrl_c():
+    """SIGTERM (kill, a batch system's time limit) stops the command as Ctrl-C does: the same cleanup, partial
+    results kept, exit 3.  Only in the process that installed it: a worker process forked later and stopped by
+    its pool dies as it would have.  Returns the handler it replaced (None if it could not install one)."""
+    import signal
+
+    parent = os.getpid()
+
+    def handler(signum, frame):
+        global _TERMINATED
+        if os.getpid() != parent:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        _TERMINATED = True
+        raise KeyboardInterrupt
+
+    global _TERMINATED
+    _TERMINATED = False
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:                         # not the main thread (an embedding application): leave it be
+        return None
+
+
+def _restore_sigterm(previous) -> None:
+    import signal
+
+    if previous is not None:
+        try:
+            signal.signal(signal.SIGTERM, previous)
+        except ValueError:
+            pass
+
+
+def interrupted() -> str:
+    """How the user stopped the command, for its one-line message."""
+    return "terminated (SIGTERM)" if _TERMINATED else "interrupted (Ctrl-C)"
+
+
+def _quiet_pipe_exit():
+    """stdout's reader has gone (`sgdma ... | head`): no traceback, no error text; the conventional status."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    raise SystemExit(EXIT_PIPE)
+
+
+def _flush_or_quiet() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_pipe_exit()
+    except (OSError, ValueError):
+        pass
 
 
 class _UnitType(click.ParamType):
@@ -98,6 +173,15 @@ class Rate(_UnitType):
 
     def __init__(self, minimum: float = 1e-9, maximum: float = units.RATE_MAX_HZ):
         super().__init__(units.parse_rate, minimum=minimum, maximum=maximum)
+
+
+class Bandwidth(_UnitType):
+    """Bytes per second: 100MB/s, 1.2GB/s, 64MiB/s."""
+
+    name = "bytes/s"
+
+    def __init__(self, minimum: float = 1e-9, maximum: float = 1e15):
+        super().__init__(units.parse_bandwidth, minimum=minimum, maximum=maximum)
 
 
 class OutPath(click.ParamType):
@@ -155,9 +239,29 @@ def freeze_heap_at_exit() -> None:
 _FREEZE_AT_EXIT = False
 
 
+def progress_wanted() -> bool:
+    """Progress lines go to a terminal; to a log or pipe only when asked (--progress or SGDMA_PROGRESS=1)."""
+    return FORCE_PROGRESS or os.environ.get("SGDMA_PROGRESS", "") not in ("", "0") or sys.stderr.isatty()
+
+
+FORCE_PROGRESS = False          # set by --progress
+
+
+def _force_progress(ctx, param, value):
+    global FORCE_PROGRESS
+    FORCE_PROGRESS = bool(value)        # called with the default too: one command's flag never outlives it
+    return value
+
+
+def progress_option(f):
+    return click.option("--progress", is_flag=True, expose_value=False, callback=_force_progress,
+                        help="progress lines on stderr even when it is not a terminal")(f)
+
+
 class Progress:
     """A progress bar with an estimate of the time left, on stderr, shown only for work that turns out long
-    (after SHOW_AFTER_S of wall time) so short runs print nothing extra.  ``update(done, total)``."""
+    (after SHOW_AFTER_S of wall time) so short runs print nothing extra, and only where progress_wanted().
+    ``update(done, total)``."""
 
     SHOW_AFTER_S = 2.0
 
@@ -174,7 +278,7 @@ class Progress:
         import time
 
         if self._bar is None:
-            if time.monotonic() - self._t0 < self.SHOW_AFTER_S or total <= 0:
+            if time.monotonic() - self._t0 < self.SHOW_AFTER_S or total <= 0 or not progress_wanted():
                 return
             self._bar = click.progressbar(length=1000, label=self.label, show_eta=True, file=sys.stderr)
             self._bar.__enter__()
@@ -216,6 +320,16 @@ def cpu_load_option(f):
 def seed_option(f):
     return click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX),
                         help="seed of the board's generator (same seed, same numbers)")(f)
+
+
+def refuse_ignored(ctx: click.Context, names, why: str) -> None:
+    """A usage error when the user gave any of the options ``names`` (parameter names) that the chosen mode does
+    not use: an input dropped without a word would make the output answer a question nobody asked."""
+    flags = {p.name: p.opts[0] for p in ctx.command.params}
+    given = [flags.get(n, n) for n in names
+             if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: not used {why}; leave {'them' if len(given) > 1 else 'it'} out")
 
 
 def exit_verdict(ok: bool) -> None:

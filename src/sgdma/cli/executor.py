@@ -16,6 +16,9 @@ def executor_options(f=None, *, cache: bool = True):
         return lambda g: executor_options(g, cache=cache)
     from sgdma.cli.common import OutPath
 
+    from sgdma.cli.common import progress_option
+
+    f = progress_option(f)
     if cache:
         f = click.option("--cache", default=None, type=OutPath(directory=True),
                          help="keep finished chunks here; an interrupted sweep resumes from them")(f)
@@ -68,11 +71,17 @@ def open_executor(kind: str, jobs: int | None, scheduler: str | None):
 class TrialProgress:
     """A progress line that counts trials (or another unit of work), with the rate and an ETA, on stderr."""
 
+    SHOW_AFTER_S = 1.0     # sub-second work prints nothing
+
     def __init__(self, total: int, label: str, unit: str = "trials"):
+        from sgdma.cli.common import FORCE_PROGRESS, progress_wanted
+
         self.total, self.label, self.unit = total, label, unit
         self.t0 = time.monotonic()
         self.first = None
         self.tty = sys.stderr.isatty()
+        self.wanted = progress_wanted()
+        self.forced = FORCE_PROGRESS or not self.tty          # asked for: every line from the first
         self.last_print = 0.0
         self.shown = self.latest = None          # (done, total) last printed / last reported
 
@@ -84,6 +93,8 @@ class TrialProgress:
         total = total or self.total
         self.latest = (done, total)
         now = time.monotonic()
+        if not self.wanted or (not self.forced and now - self.t0 < self.SHOW_AFTER_S):
+            return
         if self.first is None:
             self.first = (now, done)            # trials found in a cache are not this run's rate
         t_ref, d_ref = self.first
@@ -103,7 +114,8 @@ class TrialProgress:
         click.echo(line + ("\r" if self.open else "\n"), file=sys.stderr, nl=False)
 
     def __exit__(self, *exc):
-        if self.latest is not None and self.latest != self.shown:
+        if self.latest is not None and self.latest != self.shown and self.wanted and \
+                (self.shown is not None or self.forced):
             # a count without a known end is never "finished": show where it ended (a log gets the last count too)
             self.last_print, self.tty = 0.0, False
             self.update(*self.latest)

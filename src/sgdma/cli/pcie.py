@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from sgdma.cli.common import OutPath, _write_json
+from sgdma.cli.common import OutPath, _write_json, seed_option
 
 
 def _links(text: str) -> list[str]:
@@ -24,18 +24,14 @@ def _links(text: str) -> list[str]:
     return out
 
 
-def _sizes(text: str, lo: int = 1, hi: int = 0xFFFFFF) -> list[int]:
-    from sgdma.pcie.experiments import parse_sizes
+def _sizes(ctx, param, text: str) -> list[int]:
+    """--packet-size in the one unit grammar, each 1 .. one SRC element's 24-bit byte count (checked when parsed)."""
+    from sgdma.pcie.experiments import PSDMA_SD_MAX_BYTES, parse_sizes
 
     try:
-        sizes = parse_sizes(text)
+        return parse_sizes(text)
     except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--packet-size") from None
-    bad = [s for s in sizes if not lo <= s <= hi]
-    if not sizes or bad:
-        raise click.BadParameter(f"{text!r}: every packet must be {lo}..{hi} bytes (one SRC element's 24-bit "
-                                 f"byte count); offending: {bad or 'none given'}", param_hint="--packet-size")
-    return sizes
+        raise click.BadParameter(f"{e} (one SRC element's 24-bit byte count: 1..{PSDMA_SD_MAX_BYTES})") from None
 
 
 def _plot_dir(plot):
@@ -55,12 +51,13 @@ def pcie() -> None:
 @click.option("--link", "link", default="all", show_default=True,
               help="gen1x1..gen2x4, a comma list, or 'all'")
 @click.option("--direction", type=click.Choice(["s2c", "c2s", "both"]), default="both", show_default=True)
-@click.option("--packet-size", "sizes", default="64..4M", show_default=True, help="e.g. 64..4M or 64,4K,64K")
+@click.option("--packet-size", "sizes", default="64..4M", show_default=True, callback=_sizes,
+              help="e.g. 64..4M, 64,4K,64K or 2^12")
 @click.option("--endpoint-dma", is_flag=True, help="also run the endpoint's DMA (Figure 5)")
 @click.option("--board", default="zcu102", show_default=True)
-@click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--plot", type=click.Path(file_okay=False), help="write Figures 3-5 (PNG) into this directory")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write every point as JSON")
+@seed_option
+@click.option("--plot", type=OutPath(directory=True), help="write Figures 3-5 (PNG) into this directory")
+@click.option("--json", "json_path", type=OutPath(), help="write every point as JSON")
 @click.option("--out", "out_dir", type=OutPath(directory=True), default=None,
               help="write the report here (report.html, figures); adds what binds each point, from replays with one resource relaxed at a time")
 def sweep_cmd(link, direction, sizes, endpoint_dma, board, seed, plot, json_path, out_dir):
@@ -69,7 +66,7 @@ def sweep_cmd(link, direction, sizes, endpoint_dma, board, seed, plot, json_path
     from sgdma.pcie import experiments as ex
     from sgdma.pcie import figures
 
-    links, sz = _links(link), _sizes(sizes)
+    links, sz = _links(link), sizes
     dirs = ["s2c", "c2s"] if direction == "both" else [direction]
     try:
         recs = ex.sweep(links, dirs, sz, endpoint_dma=endpoint_dma, preset=board, seed=seed)
@@ -104,12 +101,13 @@ def sweep_cmd(link, direction, sizes, endpoint_dma, board, seed, plot, json_path
 @pcie.command("latency")
 @click.option("--link", "link", default="gen2x4", show_default=True, help="gen1x1..gen2x4, a comma list, or 'all'")
 @click.option("--direction", type=click.Choice(["s2c", "c2s", "both"]), default="both", show_default=True)
-@click.option("--packet-size", "sizes", default="64,256,1K,4K,16K,64K", show_default=True)
+@click.option("--packet-size", "sizes", default="64,256,1K,4K,16K,64K", show_default=True, callback=_sizes,
+              help="e.g. 64,4K or 2^12")
 @click.option("--iterations", default=8, show_default=True, type=click.IntRange(1, 1000))
 @click.option("--board", default="zcu102", show_default=True)
-@click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--plot", type=click.Path(file_okay=False), help="write Figure 6 (PNG) into this directory")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False))
+@seed_option
+@click.option("--plot", type=OutPath(directory=True), help="write Figure 6 (PNG) into this directory")
+@click.option("--json", "json_path", type=OutPath(), help="write every record as JSON")
 @click.option("--out", "out_dir", type=OutPath(directory=True), default=None,
               help="write the report here (report.html, figures)")
 def latency_cmd(link, direction, sizes, iterations, board, seed, plot, json_path, out_dir):
@@ -118,7 +116,7 @@ def latency_cmd(link, direction, sizes, iterations, board, seed, plot, json_path
     from sgdma.pcie import experiments as ex
     from sgdma.pcie import figures
 
-    links, sz = _links(link), _sizes(sizes)
+    links, sz = _links(link), sizes
     dirs = ["s2c", "c2s"] if direction == "both" else [direction]
     try:
         recs = ex.latency(links, dirs, sz, iterations=iterations, preset=board, seed=seed)

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import SEED_MAX, OutPath, Time, _write_record, cpu_load_option, exit_verdict
+from sgdma.cli.common import SEED_MAX, OutPath, Size, Time, _write_record, cpu_load_option, exit_verdict
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor
 from sgdma.cli.fidelity import fidelity_options
 
 
 @click.command("plan")
 @click.option("--gate-time", required=True, type=Time(), help="time per gate, e.g. 1us or 250ns")
-@click.option("--bytes-per-gate", required=True, type=click.IntRange(1, 1 << 26))
+@click.option("--bytes-per-gate", required=True, type=Size(maximum=1 << 26), help="bytes each gate streams (e.g. 32, 4K, 2^12)")
 @click.option("--channels", default=1, show_default=True, type=click.IntRange(1, 1024),
               help="gate streams multiplexed on one AXI DMA")
 @click.option("--board", default="zcu111", show_default=True)

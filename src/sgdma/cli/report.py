@@ -7,10 +7,12 @@ from pathlib import Path
 
 import click
 
+from sgdma.cli.common import OutPath, writable_problem
+
 
 @click.command("report")
 @click.argument("results", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", default=None, type=OutPath(directory=True),
               help="directory for report.html (compare.html for two records) and the figures (default: next to the "
                    "first RESULT)")
 @click.option("--expect", default=None, help="the kind of record required (e.g. sequence, characterize)")
@@ -24,6 +26,9 @@ def report_cmd(results, out_dir, expect, check_browser) -> None:
     if len(results) > 2:
         raise click.UsageError(f"{len(results)} records given: pass one to rebuild its report, or two of the same "
                                "kind to compare them")
+    if out_dir is None and writable_problem(str(Path(results[0]).parent), True):
+        raise click.UsageError(f"the report goes next to RESULT, but {Path(results[0]).parent}: "
+                               f"{writable_problem(str(Path(results[0]).parent), True)}; give --out DIR")
     try:
         recs = [report.load(r, expect) for r in results]
     except report.ReportError as e:

@@ -91,8 +91,12 @@ def analyze(dump: str, vcd_path: str, ref_period_ns: float, wide: str) -> None:
         wide_set = {int(x) for x in wide.split(",") if x.strip()}
     except ValueError:
         raise click.BadParameter(f"{wide!r}: channel numbers separated by commas", param_hint="--wide") from None
+    from sgdma.output.records import RecordError, read_bounded
+
     try:
-        d = decode_dump(Path(dump).read_bytes())
+        d = decode_dump(read_bounded(dump, 1 << 30, "analyzer dump"))
+    except RecordError as e:
+        raise click.BadParameter(str(e), param_hint="DUMP") from None
     except ValueError as e:
         raise click.BadParameter(f"{dump}: {e}", param_hint="DUMP") from None
     s = summary(d)

@@ -81,6 +81,9 @@ class PcieChannel:
         where = f"PCIe DMA channel {self.index} ({self.direction}{', endpoint DMA' if self.endpoint_dma else ''})"
         if count < 1:
             raise ValueError(f"count={count}: at least one packet")
+        for name, v, scale in (("poll_us", poll_us, 1e6), ("limit_ms", limit_ms, 1e9)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v * scale < 2.0**63:
+                raise ValueError(f"{name}={v!r}: a finite time > 0 that the board's 64-bit picosecond clock holds")
         if not 0 <= coalesce <= hw.PSDMA_COALESCE_MAX:
             raise ValueError(f"coalesce={coalesce}: the 8-bit coalesce_count field takes 0..{hw.PSDMA_COALESCE_MAX}")
         host = self.dma.host

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from sgdma.experiments.chunks import Chunk
+from sgdma.output import records
 
 MANIFEST = "sweep.json"
 TEMP_SUFFIX = ".tmp"          # a file being written (.<name>.<pid>.<random>.tmp), renamed when whole
@@ -41,19 +42,20 @@ class SweepCache:
         return self.path / f"{chunk.key}.npz"
 
     def load(self, chunk) -> dict | None:
-        """The chunk's arrays, or None to run it (again): absent, or cut short or damaged in any way."""
+        """The chunk's arrays, or None to run it (again): absent, cut short, damaged in any way, or holding
+        figures the model cannot produce (NaN, negative, beyond the clock) -- never mixed into the results."""
         f = self._file(chunk)
         if not f.exists():
             return None
         n = chunk.last - chunk.first
         try:
-            with np.load(f) as z:
+            data = records.read_bounded(f, records.chunk_limit(n), "sweep chunk")
+            with np.load(io.BytesIO(data), allow_pickle=False) as z:
                 out = {k: z[k] for k in FIELDS}
                 out["wall_s"] = float(z["wall_s"])
                 out["cpu_s"] = float(z["cpu_s"])
+            records.check_chunk(out, n, str(f))
         except Exception:     # noqa: BLE001 - truncated zip (BadZipFile), empty file (EOFError), junk (ValueError)
-            return None
-        if any(out[k].shape != (n,) or out[k].dtype.kind not in "fiu" for k in FIELDS):
             return None
         out["key"] = chunk.key
         return out
@@ -108,8 +110,8 @@ def open_cache(path: str, setup, points) -> SweepCache:
     m = d / MANIFEST
     if m.exists():
         try:
-            doc = json.loads(m.read_text())
-        except (ValueError, OSError):
+            doc = records.load_json(m, 64 << 20, "sweep manifest")
+        except records.RecordError:
             doc = None
         if not isinstance(doc, dict) or doc.get("kind") != identity["kind"]:
             raise CacheMismatch(f"--cache {path}: {MANIFEST} is not a sweep manifest (damaged or another "

@@ -1,4 +1,4 @@
-"""The model against the public figures of ../shared/reference/calibration.md.
+"""The model against the public figures of docs/calibration.md.
 
 Each check runs the timed virtual board the way the publication measured the
 hardware and reports {figure, published, model, ratio, band, ok}.  Nothing

@@ -30,9 +30,10 @@ def load(file: str | os.PathLike) -> dict:
     """The parsed TOML document of `file`, shared between callers: do not modify it (``copy`` gives a private
     one).  Raises OSError if the file cannot be read, ValueError (tomllib.TOMLDecodeError, UnicodeDecodeError)
     if it is not valid TOML."""
+    from sgdma.hw import files
+
     path = os.path.abspath(file)
-    with open(path, "rb") as f:
-        src = f.read()
+    src = files.read_bounded(path, what="TOML file")
     hit = _MEMO.get(path)
     if hit is not None and hit[0] == src:
         return hit[1]

@@ -3,7 +3,10 @@
 Sizes (bytes):   4096, 4K, 4KB, 4KiB, 1M, 1MiB, 1G, 1GiB, 2^12, 4096B.  K/M/G and Ki/Mi/Gi are both binary
                  (1024^n): a DMA buffer or BD length is counted in powers of two, as PG021 and PYNQ do.
 Times:           1ps, 250ns, 2.5us, 2.5 µs, 3ms, 1s, or a bare number of seconds (1e-6).
-Rates (1/s):     40e6, 40M, 40MHz, 40 MS/s, 40Msps, 2.5GHz, 100kHz (k/M/G are decimal: 10^3n).
+Rates (1/s):     40e6, 40M, 40MHz, 40 MS/s, 40Msps, 2.5GHz, 100kHz (k/M/G are decimal: 10^3n).  The prefix's
+                 case is SI's: m is milli and M mega, so 40mHz is 0.04 Hz, never 40 MHz (k and K are both kilo).
+Byte rates:      100MB/s, 1.2GB/s, 800kB/s, 64MiB/s, or a bare number of bytes/s (k/M/G decimal, Ki/Mi/Gi binary;
+                 the B is required with a prefix: Mb/s would be bits).
 
 Every value is range-checked against what the virtual board can represent: times are whole picoseconds in a
 uint64 clock (csrc/vboard/vboard.h vb_now_ps), so a time below 1 ps (not zero after rounding) or above
@@ -26,12 +29,14 @@ for _i, _p in enumerate("kmgt", start=1):
     for _suffix in (_p, _p + "b", _p + "i", _p + "ib"):
         _SIZE_UNITS[_suffix] = 1 << (10 * _i)
 _TIME_UNITS = {"ps": 1e-3, "ns": 1.0, "us": 1e3, "µs": 1e3, "μs": 1e3, "ms": 1e6, "s": 1e9, "": 1e9}
-_RATE_PREFIX = {"": 1.0, "k": 1e3, "m": 1e6, "g": 1e9}
+_RATE_PREFIX = {"": 1.0, "m": 1e-3, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+_BYTE_PREFIX = {**_RATE_PREFIX, "Ki": 1024.0, "Mi": 1024.0**2, "Gi": 1024.0**3}
 _NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?"
 # patterns compiled on first use (re caches them): a command compiles only those of its own options
 _SIZE_RE = rf"^({_NUM})\s*([a-z]*)$"
 _TIME_RE = rf"^({_NUM})\s*(ps|ns|us|µs|μs|ms|s|)$"
-_RATE_RE = rf"^({_NUM})\s*([kmg]?)\s*(hz|s/s|sps|/s|)$"
+_RATE_RE = rf"^({_NUM})\s*([mkKMGT]?)\s*((?i:hz|s/s|sps|/s)|)$"
+_BANDWIDTH_RE = rf"^({_NUM})\s*(?:([mkKMGT]i?)B(?:/s|ps)|B(?:/s|ps)|)$"
 
 
 class UnitError(ValueError):
@@ -135,14 +140,32 @@ def parse_rate(value, option: str | None = None, minimum: float = 1e-9, maximum:
     if isinstance(value, (int, float)):
         hz = float(value)
     else:
-        m = re.match(_RATE_RE, str(value).strip().replace(" ", ""), re.I)
+        m = re.match(_RATE_RE, str(value).strip().replace(" ", ""))
         if not m:
-            raise UnitError(f"{value!r} is not a rate ({hint})", option)
-        hz = float(m.group(1)) * _RATE_PREFIX[m.group(2).lower()]
+            raise UnitError(f"{value!r} is not a rate ({hint}; m is milli, M mega)", option)
+        hz = float(m.group(1)) * _RATE_PREFIX[m.group(2)]
     _finite(hz, value, option, "rate")
     if hz < minimum or hz > maximum:
         raise UnitError(f"{value!r} is outside [{minimum:g}, {maximum:g}] per second", option)
     return hz
+
+
+def parse_bandwidth(value, option: str | None = None, minimum: float = 1e-9, maximum: float = 1e15) -> float:
+    """Bytes per second from "100MB/s", "1.2GB/s", "64MiB/s", "800kB/s" or a bare number; finite, in range."""
+    hint = "use e.g. 100MB/s, 1.2GB/s, 64MiB/s or a number of bytes/s"
+    if isinstance(value, bool) or value is None:
+        raise UnitError(f"{value!r} is not a byte rate ({hint})", option)
+    if isinstance(value, (int, float)):
+        bps = float(value)
+    else:
+        m = re.match(_BANDWIDTH_RE, str(value).strip().replace(" ", ""))
+        if not m or m.group(2) is not None and m.group(2) not in _BYTE_PREFIX:
+            raise UnitError(f"{value!r} is not a byte rate ({hint}; m is milli, M mega, B bytes)", option)
+        bps = float(m.group(1)) * _BYTE_PREFIX[m.group(2) or ""]
+    _finite(bps, value, option, "byte rate")
+    if bps < minimum or bps > maximum:
+        raise UnitError(f"{value!r} is outside [{minimum:g}, {maximum:g}] bytes per second", option)
+    return bps
 
 
 def _fmt_ns(ns: float) -> str:
@@ -152,5 +175,6 @@ def _fmt_ns(ns: float) -> str:
     return f"{ns * 1e3:g} ps"
 
 
-__all__ = ["UnitError", "parse_size", "parse_sizes", "parse_time_ns", "parse_rate", "TIME_MIN_NS", "TIME_MAX_NS",
+__all__ = ["UnitError", "parse_size", "parse_sizes", "parse_time_ns", "parse_rate", "parse_bandwidth",
+           "TIME_MIN_NS", "TIME_MAX_NS",
            "SIZE_MAX_BYTES", "RATE_MAX_HZ"]

@@ -302,9 +302,13 @@ def load_cost_file(path) -> dict:
     import tomllib
     from pathlib import Path
 
+    from sgdma.hw import files
+
     p = Path(path)
     try:
-        doc = tomllib.loads(p.read_text())
+        doc = tomllib.loads(files.read_bounded(p, 1 << 20, "cost file").decode())
+    except files.InputFileError as e:
+        raise CostFileError(f"--cpu-costs {e}") from None
     except OSError as e:
         raise CostFileError(f"--cpu-costs {p}: cannot read it ({e.strerror or e})") from None
     except UnicodeDecodeError as e:

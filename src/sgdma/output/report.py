@@ -27,11 +27,14 @@ class ReportError(ValueError):
 
 def load(path: str | Path, expect: str | None = None) -> dict:
     """Read a result record; `expect` names the kind the caller needs."""
-    try:
-        rec = json.loads(Path(path).read_text())
-    except json.JSONDecodeError as e:
-        raise ReportError(f"{path}: not JSON ({e})") from None
-    check(rec, expect, str(path))
+    from sgdma.output import records
+
+    try:      # bounded and schema-checked: a damaged record is refused naming the file, field and rule
+        rec = records.load_json(path)
+        check(rec, expect, str(path))
+        records.check_record(rec, str(path), {k: v[0] for k, v in KINDS.items()})
+    except records.RecordError as e:
+        raise ReportError(str(e)) from None
     return rec
 
 

@@ -2,34 +2,35 @@
 (seen by both APMs), PS-DDR read bandwidth for C2S, root DMA vs endpoint DMA, single-packet latency."""
 from __future__ import annotations
 
-import re
-
 from sgdma.board.virtual import VirtualBoard
+from sgdma.hw import units
+from sgdma.hw import pcie as _contract
 from sgdma.driver.pciedma import PcieDma
 from sgdma.pcie.link import parse_link, raw_mbps
 
-_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20}
+PSDMA_SD_MAX_BYTES = _contract.C["PSDMA_SD_MAX_BYTES"]     # one SRC element's 24-bit byte count
 
 
-def parse_size(text: str) -> int:
-    m = re.fullmatch(r"\s*(\d+)\s*([kKmM]?)i?[bB]?\s*", text)
-    if not m:
-        raise ValueError(f"size {text!r}: use bytes with an optional K or M suffix, e.g. 64, 4K, 4M")
-    return int(m.group(1)) * _UNITS[m.group(2).lower()]
+def parse_size(text, maximum: int = PSDMA_SD_MAX_BYTES) -> int:
+    """A packet size in the one unit grammar (sgdma.hw.units: 64, 4K, 4KiB, 2^12), 1 .. the 24-bit byte count."""
+    return units.parse_size(text, "packet size", 1, maximum)
 
 
-def parse_sizes(text: str) -> list[int]:
-    """'64..4M' -> powers of two from 64 to 4 MiB; '64,4K' -> a list."""
-    if ".." in text:
-        lo, hi = (parse_size(t) for t in text.split("..", 1))
-        if lo < 1 or hi < lo:
+def parse_sizes(text, maximum: int = PSDMA_SD_MAX_BYTES) -> list[int]:
+    """'64..4M' -> doublings from 64 to 4 MiB; '64,4K,2^12' -> a list; each 1 .. the 24-bit byte count."""
+    if isinstance(text, str) and ".." in text:
+        lo, hi = (parse_size(t, maximum) for t in text.split("..", 1))
+        if hi < lo:
             raise ValueError(f"packet sizes {text!r}: need 1 <= low <= high")
         out, s = [], lo
         while s <= hi:
             out.append(s)
             s *= 2
         return out
-    return [parse_size(t) for t in text.split(",") if t.strip()]
+    out = [parse_size(t, maximum) for t in str(text).split(",") if t.strip()]
+    if not out:
+        raise ValueError(f"packet sizes {text!r}: give at least one size")
+    return out
 
 
 def _board(link: str, preset: str, seed: int) -> VirtualBoard:

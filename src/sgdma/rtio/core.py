@@ -6,6 +6,8 @@ is charged on the board's clock by the initiator's timed path (CSR over GP, ACPK
 """
 from __future__ import annotations
 
+import math
+
 from sgdma.rtio.errors import RTIODestinationUnreachable, RTIOError, RTIOOverflow, RTIOUnderflow
 from sgdma.rtio.layout import CONST, MAX_WORDS
 
@@ -56,7 +58,11 @@ class Core:
             self.port.delay(dt)
 
     def seconds_to_mu(self, seconds: float) -> int:
-        return int(round(seconds / self.ref_period))
+        mu = float(seconds) / self.ref_period
+        if not math.isfinite(mu) or abs(mu) >= 2.0**63:
+            raise ValueError(f"{seconds!r} s is not a time the 64-bit RTIO timeline holds (finite, under "
+                             f"{2.0**63 * self.ref_period:.3g} s)")
+        return int(round(mu))
 
     def mu_to_seconds(self, mu: int) -> float:
         return mu * self.ref_period
@@ -68,7 +74,18 @@ class Core:
         return self.port.wall()
 
     def wait_until_mu(self, t: int) -> None:
-        """Spin on the RTIO counter until it reaches `t` (ARTIQ core.wait_until_mu)."""
+        """Spin on the RTIO counter until it reaches `t` (ARTIQ core.wait_until_mu).  A long wait is not spun
+        read by read (millions of timed CSR reads): the board's time moves to just before `t`, then the spin
+        finishes it, so the wait ends on the same read boundary as a spin would."""
+        from sgdma.board.checks import _whole
+
+        t = _whole(t, "t")
+        ahead = t - self.get_rtio_counter_mu()
+        if ahead * self.ref_period * 1e9 > 1e18:
+            raise ValueError(f"wait_until_mu({t}): {ahead} mu ahead of the counter passes the board's 64-bit "
+                             f"picosecond clock")
+        if ahead > 4096:                               # far ahead: no read in between can see the counter there
+            self.board.advance((ahead - 2048) * self.ref_period * 1e9)
         while self.get_rtio_counter_mu() < t:
             pass
 

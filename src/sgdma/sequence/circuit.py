@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from sgdma.sequence import rb
-from sgdma.sequence.errors import CircuitError
+from sgdma.sequence.errors import CircuitError, did_you_mean
 from sgdma.sequence.files import read_document
 from sgdma.sequence.params import parse_value
 
@@ -278,7 +278,8 @@ class Circuit:
     def from_dict(cls, doc: dict) -> "Circuit":
         extra = set(doc) - {"circuit", "gates"}
         if extra:
-            raise CircuitError(f"circuit: unknown sections {sorted(extra)}", "use [circuit] and [[gates]]")
+            raise CircuitError(f"circuit: unknown sections {sorted(extra)}",
+                               did_you_mean(extra, ("circuit", "gates")) + "use [circuit] and [[gates]]")
         meta = doc.get("circuit", {})
         c = cls(meta.get("name", "circuit"), meta.get("repeat", 1), meta.get("library"))
         if c._extend_plain(doc.get("gates", [])):

@@ -29,7 +29,7 @@ import numpy as np
 from sgdma import _core
 from sgdma.sequence.arrays import distinct
 from sgdma.sequence.circuit import Columns
-from sgdma.sequence.errors import CircuitError
+from sgdma.sequence.errors import CircuitError, did_you_mean
 from sgdma.sequence.gates import GateLibrary, Recipe
 from sgdma.sequence.segments import PieceTable
 
@@ -209,7 +209,8 @@ def _check_per_definition(cols: Columns, defs: list) -> None:
                 if given.any():
                     at = int(np.flatnonzero(mask)[np.argmax(given)])
                     raise CircuitError(f"application #{at}: gate {name!r} has no parameter {p!r}",
-                                       f"it takes {sorted(gate.params) or 'no parameters'}")
+                                       did_you_mean([p], [*gate.params, "qubit", "qubits", "gate"])
+                                       + f"it takes {sorted(gate.params) or 'no parameters'}")
         for p, default in gate.params.items():
             if not np.isnan(default):
                 continue

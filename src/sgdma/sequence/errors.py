@@ -16,6 +16,16 @@ class SequenceError(Exception):
         super().__init__(f"{message}; fix: {fix}" if fix else message)
 
 
+def did_you_mean(words, known) -> str:
+    """'did you mean 'qubit'? ' for the closest known names to any of ``words`` ('' when none is close)."""
+    import difflib
+
+    close = []
+    for w in words:
+        close += [c for c in difflib.get_close_matches(str(w), sorted(known), n=2, cutoff=0.6) if c not in close]
+    return f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
+
+
 class LibraryError(SequenceError, ValueError):
     """A gate library (file, dict or Python call) is malformed."""
 

@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from sgdma.hw import tomlcache
+from sgdma.hw.files import read_bounded
 
 
 #: Work bound checked before parsing: 8 MiB of TOML/JSON holds over 2^17 gate entries (~40 bytes each), twice
@@ -27,15 +28,15 @@ def read_document(path, error, what: str, cached: bool = False) -> dict:
                     "any board's BD region can play); split it, or generate it with the Python API "
                     "(Circuit.extend takes numpy columns)")
     try:
+        data = read_bounded(path, MAX_DOCUMENT_BYTES, what)   # a regular file: no FIFO, no /dev/zero
         if path.suffix == ".json":
-            doc = json.loads(path.read_text())
+            doc = json.loads(data)
         elif cached:
             doc = tomlcache.copy(tomlcache.load(path))
         else:
             import tomllib
 
-            with open(path, "rb") as f:
-                doc = tomllib.load(f)
+            doc = tomllib.loads(data.decode())
     except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
         raise error(f"cannot read {what} {path}: {e}") from None
     if not isinstance(doc, dict):

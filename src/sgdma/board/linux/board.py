@@ -7,6 +7,7 @@ import weakref
 import numpy as np
 
 from sgdma import _core
+from sgdma.board import checks
 from sgdma.board.threads import Owner
 from sgdma.board.virtual import MMIO, MMIO_SPAN, AxiDmaBlock, PhysicalArray, VirtualBoard, _Allocator
 from sgdma.hw import pg021 as P
@@ -55,6 +56,7 @@ class LinuxBoard:
             self._options.update({f"cpu.{k}": v["value"] for k, v in doc.get("cpu", {}).items()
                                   if isinstance(v, dict) and "value" in v})
         build.update(overrides)
+        checks.dma_build(build)
         info = self._b.info()
         self._info = info
         base = info["registers"]["addr"]
@@ -105,10 +107,12 @@ class LinuxBoard:
         return MMIO(self, base, length)
 
     def read32(self, addr: int) -> int:
-        return self._b.read32(addr)
+        checks.is_open(self)
+        return self._b.read32(checks.address(addr))
 
     def write32(self, addr: int, value: int) -> None:
-        self._b.write32(addr, value)
+        checks.is_open(self)
+        self._b.write32(checks.address(addr), checks.word32(value))
 
     def irq_pending(self, channel: str) -> bool:
         """The channel's interrupt line as DMASR and DMACR show it (IRQ bits AND enables)."""
@@ -137,13 +141,14 @@ class LinuxBoard:
     def allocate(self, shape, dtype=np.uint8, region: str | None = None, align: int = 64,
                  physical_address: int | None = None) -> PhysicalArray:
         """A zeroed numpy array carved out of the DMA buffer (like ``pynq.allocate``)."""
+        checks.is_open(self)
         if not self._alloc:
             raise ValueError("this LinuxBoard has no DMA buffer: open it with buffers=NAME (a u-dma-buf)")
         dtype = np.dtype(dtype)
-        count = int(np.prod(shape, dtype=np.int64))
-        nbytes = count * dtype.itemsize
-        if align <= 0 or align & (align - 1):
-            raise ValueError(f"align={align}: must be a power of two")
+        nbytes = checks.nbytes_of(shape, dtype)
+        align = checks.alignment(align)
+        if physical_address is not None:
+            physical_address = checks.address(physical_address, "physical_address")
         region = region or self.default_region
         if region not in self._alloc:
             raise ValueError(f"unknown region {region!r}: this board has {', '.join(self._alloc)}")
@@ -180,6 +185,8 @@ class LinuxBoard:
         return alloc.base + (ptr - host) if host <= ptr < host + alloc.size else None
 
     def view(self, addr: int, nbytes: int) -> np.ndarray:
+        checks.is_open(self)
+        addr, nbytes = checks.address(addr), checks.size(nbytes, "nbytes")
         alloc = self._alloc[self.region_of(addr, nbytes)]
         return np.frombuffer(self._host[addr - alloc.base:addr - alloc.base + nbytes], dtype=np.uint8)
 
@@ -187,8 +194,9 @@ class LinuxBoard:
         return self._alloc[region or self.default_region].bytes_free
 
     def close(self) -> None:
-        """Unmap everything (arrays viewing the buffer must be gone)."""
+        """Unmap everything (arrays viewing the buffer must be gone); every later call raises BoardClosed."""
         self._host = None
+        self._closed = True
         self._b.close()
 
     def __repr__(self) -> str:
