@@ -182,9 +182,7 @@ C_TIME_OWNERS = ("vboard/base/sched", "vboard/cpu/", "vboard/api", "python/", "b
 # Knots other branches remove (issue 24 splits python/module.c into convert.c + module.c): the edges whose
 # removal breaks each circle.  Removed when the harden branch merges.  (The BSP shim's circle is gone: bsp_intc.c
 # registers its IRQ poll with the shim, issue 25.)
-C_KNOTS_ELSEWHERE = {
-    ("python/board", "python/module"), ("python/driver", "python/module"),   # converters (harden, issue 24)
-}
+C_KNOTS_ELSEWHERE: frozenset = frozenset()   # no edge is excused: the binding's and the BSP's knots are gone
 _KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "defined", "__attribute__", "_Static_assert"}
 
 
@@ -333,13 +331,6 @@ def test_csrc_has_no_circle_and_no_upward_call():
     assert "vboard/api" in edges["python/board"], "parser broken"
     bad = _c_violations(texts, C_KNOTS_ELSEWHERE)
     assert not bad, "\n".join(bad)
-
-
-def test_allowed_knots_are_still_knots():
-    """An allow-list entry that no longer exists in the tree must go (the lead deletes the list after merging)."""
-    edges = _c_graph(_csrc_texts())
-    gone = sorted(e for e in C_KNOTS_ELSEWHERE if e[1] not in edges.get(e[0], {}))
-    assert not gone, f"C_KNOTS_ELSEWHERE names edges that no longer exist: {gone}"
 
 
 # Blocks that own their state: they see neither the board's composition (board.h) nor its API (vboard.h), so

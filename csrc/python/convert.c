@@ -3,7 +3,11 @@
  * (convert.h): exact integers only (no float, no silent truncation), each
  * range the C field's own.
  */
-#include "core.h"
+#include "convert.h"
+
+#include <stdbool.h>
+
+#include "vboard.h"
 
 #include <limits.h>
 
