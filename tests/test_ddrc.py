@@ -149,7 +149,8 @@ def test_aging_bounds_the_starved_ports_wait(pl_prio):
     # one burst in flight: each burst's unloaded round trip plus its wait for the aging limit
     _, quiet_ns, _ = _read_contention(0, pl_prio, load=False, **{"dma.outstanding": 1})
     nbursts = 64 * 1024 / _burst_bytes(b)
-    assert quiet_ns + nbursts * limit_ns <= t_ns <= quiet_ns + nbursts * (limit_ns + slack_ns)
+    # the first burst may find its counter already run down (it counts from its last reload, before the kick)
+    assert quiet_ns + (nbursts - 1) * limit_ns <= t_ns <= quiet_ns + nbursts * (limit_ns + slack_ns)
     assert pl["overtaken"] > 0
 
 

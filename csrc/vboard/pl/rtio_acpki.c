@@ -8,8 +8,11 @@
  * `ptr` entries back to back, stopping at the first non-zero status.
  *
  * The CPU has just written the transaction, so ACP reads hit in the coherent
- * caches through the SCU: their cost is the preset's acp_read_ns plus one beat
- * per RTIO cycle, not a DRAM access (assumed; UG585 gives no ACP latency).
+ * caches through the SCU: their cost is the preset's acp_read_ns (the AR and R
+ * clock crossings plus the SCU's L1 lookup) plus one beat per RTIO cycle, not a
+ * DRAM access.  The reply is visible to the spinning CPU once the write's data
+ * has crossed into the SCU (acp_write_ns); the B response crossing back to the
+ * PL is not on the CPU's path, and the engine does not wait for it.
  */
 #include <string.h>
 
@@ -116,7 +119,8 @@ void rtio_acp_step(struct vb_rtio *r, uint64_t t)
 		after_write(r, st, t);
 		return;
 	case ACP_WRITEBACK:
-		/* one 3-beat burst: status | valid, timestamp word, batch pointer */
+		/* one 3-beat burst: status | valid, timestamp word, batch pointer; the CPU
+		 * can see it once the beats are out and have crossed into the SCU */
 		in = vb_memory_ptr(r->memory, a->in_base, RTIO_ACP_IN_BYTES);
 		a->t_reply = t + (uint64_t)(r->p.acp_write_ns * 1000.0 + 0.5) +
 			     rtio_ps_of_cycles(r, (double)RTIO_ACP_IN_BYTES / r->p.bus_bytes);

@@ -3,8 +3,17 @@
  * dma_burst_bytes INCR bursts (16 x 64 bit on Zynq) with up to dma_outstanding
  * in flight, all id 0 so data returns in order; the record slicer that cuts
  * records by their length byte at bus_bytes per RTIO cycle; the time offset;
- * the CRI master at cri_write_cycles per record.  The two stages are
- * pipelined, so a record costs max(CRI write, slicer input) cycles.
+ * the CRI master.  Cycles per record, counted from artiq/gateware/rtio/dma.py
+ * (m-labs/artiq 3740b92e):
+ *  - RawSlicer: outputs only with a whole maximum record (77 B) buffered; each
+ *    FETCH cycle loads one bus word and does not output, so after a record is
+ *    consumed it spends ceil((77 - level) / bus_bytes) cycles refilling, then
+ *    one OUTPUT cycle in which the next record is presented and consumed.
+ *  - TimeOffset: a registered stage that accepts only while its output is
+ *    empty, so after the CRI master's ack there is one bubble cycle.
+ *  - CRIMaster: IDLE (sees stb), WRITE, CHECK_STATE (acks): cri_write_cycles.
+ * Refill overlaps the TimeOffset/CRI loop, so a record costs
+ * max(cri_write_cycles + 1, refill + 1) cycles: 4 for a 1- or 2-word event.
  *
  * Underflow latches error/channel/timestamp/address of the offending record
  * (relocated timestamp) and every following record is dropped until software
@@ -31,6 +40,7 @@ void rtio_dma_start(struct vb_rtio *r, uint64_t t)
 	d->waiting = false;
 	d->rd_stop = false;
 	d->records = d->dropped = 0;
+	d->sl_level = 0;
 	d->lc_addr = UINT64_MAX;
 	d->t_start = t;
 	d->t_end = 0;
@@ -117,10 +127,25 @@ static void decode(struct vb_rtio *r, const uint8_t *p, uint32_t len, struct rti
 	ev->nwords = (uint8_t)((len - RTIO_RECORD_HEADER_BYTES + 3) / 4);
 }
 
+/* RawSlicer cycles for one record of len bytes: refill to a whole maximum
+ * record after the previous consume, then the OUTPUT cycle that consumes it. */
+static uint32_t slicer_cycles(struct vb_rtio *r, uint32_t len)
+{
+	struct rtio_dma *d = &r->dma;
+	uint32_t fetch = 0;
+	if (d->sl_level < RTIO_RECORD_MAX_BYTES) {
+		fetch = (RTIO_RECORD_MAX_BYTES - d->sl_level + r->p.bus_bytes - 1) / r->p.bus_bytes;
+		d->sl_level += fetch * r->p.bus_bytes;
+	}
+	d->sl_level -= len;
+	return fetch + 1;
+}
+
 static void one_record(struct vb_rtio *r, uint32_t len, uint64_t t)
 {
 	struct rtio_dma *d = &r->dma;
-	uint32_t in_cycles = (len + r->p.bus_bytes - 1) / r->p.bus_bytes;
+	uint32_t in_cycles = slicer_cycles(r, len);
+	uint32_t cri_cycles = r->p.cri_write_cycles + 1;   /* + the TimeOffset bubble */
 	struct rtio_event ev;
 	uint32_t st;
 
@@ -137,10 +162,10 @@ static void one_record(struct vb_rtio *r, uint32_t len, uint64_t t)
 	d->records++;
 	if (d->error) {
 		d->dropped++;   /* acknowledged and dropped until software clears the error */
-		d->t_free = t + rtio_ps_of_cycles(r, in_cycles);
+		d->t_free = t + rtio_ps_of_cycles(r, in_cycles > 2 ? in_cycles : 2);   /* IDLE acks, then the bubble */
 		return;
 	}
-	d->t_free = t + rtio_ps_of_cycles(r, in_cycles > r->p.cri_write_cycles ? in_cycles : r->p.cri_write_cycles);
+	d->t_free = t + rtio_ps_of_cycles(r, in_cycles > cri_cycles ? in_cycles : cri_cycles);
 	st = rtio_cri_write(r, RTIO_SRC_DMA, &ev, t);
 	if (st == RTIO_O_STATUS_WAIT) {
 		d->waiting = true;

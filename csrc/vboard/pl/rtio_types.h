@@ -55,6 +55,7 @@ struct rtio_dma {
 	uint32_t lc_len;
 	bool lc_ok;
 	uint64_t records, dropped, t_start, t_end;
+	uint32_t sl_level;        /* RawSlicer: bytes buffered (it outputs only with a whole max record in) */
 };
 
 struct rtio_analyzer {

@@ -161,7 +161,7 @@ def demo(board: str, pulses: int, period_ns: float, out_dir: str) -> None:
     with_an = B.dma_interval(_board(board), analyzer=True)
     click.echo(f"sustained DMA event interval: {without['interval_ns']:.1f} ns without the analyzer, "
                f"{with_an['interval_ns']:.1f} ns with it (analyzer lost {with_an['analyzer_lost']} messages at that "
-               f"rate); gateware limit {without['gateware_limit_ns']:.1f} ns")
+               f"rate); the DMA gateware's own limit {without['gateware_limit_ns']:.1f} ns")
     click.echo(f"wrote {out / 'analyzer.dump'}, {info['path']}, {png}")
     from sgdma.output import report
 

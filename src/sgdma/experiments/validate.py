@@ -168,5 +168,25 @@ def refresh_checks(samples: int = 400, seed: int = 0) -> list[Check]:
                   "S0 (ChipScope) saw ~210 ns; the datasheet tRFC is 350 ns")]
 
 
+SEED001_CSR_SLOWER = 1.7   # seed 001 sec. 4: CSR over GP "over 70 % slower than mor1kx" (interval ratio)
+
+
+def rtio_checks() -> list[Check]:
+    """Seed 001's statements about the ZC706 RTIO initiators, the event DMA and the analyzer."""
+    from sgdma.rtio import bench as B
+    soft = B.kernel_interval(VirtualBoard("kc705_softcore"), "csr")["interval_ns"]
+    csr = B.kernel_interval(VirtualBoard("zc706"), "csr")["interval_ns"]
+    acp = B.kernel_interval(VirtualBoard("zc706"), "acp")["interval_ns"]
+    dma = B.dma_interval(VirtualBoard("zc706"), analyzer=True)
+    return [Check("seed 001: CSR over GP vs mor1kx (event interval ratio)", SEED001_CSR_SLOWER, csr / soft,
+                  "> 1.7 (over 70 % slower)", csr / soft > SEED001_CSR_SLOWER, "x",
+                  f"zc706 {csr:.0f} ns vs kc705_softcore {soft:.0f} ns"),
+            Check("seed 001 Fig. 2: ACPKI vs mor1kx (event interval ratio)", 1.0, acp / soft,
+                  "< 1 (exceeds the softcore)", acp / soft < 1.0, "x", f"zc706 {acp:.0f} ns vs {soft:.0f} ns"),
+            Check("seed 001 sec. 5: analyzer messages lost at the DMA's own limit", 0.0, float(dma["analyzer_lost"]),
+                  "0 (the limit is the DMA, not memory)", dma["analyzer_lost"] == 0 and not dma["analyzer_overflow"],
+                  "messages", f"DMA interval {dma['interval_ns']:.0f} ns with the analyzer on")]
+
+
 def run(trials: int = 100, seed: int = 0, jobs: int = 1, executor=None) -> list[Check]:
-    return s0_checks(trials, seed, jobs, executor) + pg021_checks() + refresh_checks(seed=seed)
+    return s0_checks(trials, seed, jobs, executor) + pg021_checks() + refresh_checks(seed=seed) + rtio_checks()

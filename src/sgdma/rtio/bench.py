@@ -80,6 +80,13 @@ def gateware_limit_ns(board) -> float:
     return board.option("rtio.cri_write_cycles") * 1e3 / board.option("rtio.clock_mhz")
 
 
+def dma_limit_ns(board, record_bytes: int = 17) -> float:
+    """The event DMA's own rate (artiq gateware/rtio/dma.py): the CRI master's cycles plus the TimeOffset
+    stage's bubble, or the RawSlicer's refill of record_bytes at bus_bytes per cycle plus its output cycle."""
+    cycles = max(board.option("rtio.cri_write_cycles") + 1, record_bytes / board.option("rtio.bus_bytes") + 1)
+    return cycles * 1e3 / board.option("rtio.clock_mhz")
+
+
 def pulse_train(events: int, interval: int, channel: int = 0) -> T.Events:
     ts = np.arange(events, dtype=np.int64) * interval
     return T.Events(ts, np.full(events, channel << 8, np.uint32), np.ones(events, np.uint8),
@@ -115,4 +122,4 @@ def dma_interval(board, analyzer: bool = False, events: int = 20000, slack_mu: i
     return {"board": board.name, "analyzer": analyzer, "interval_mu": best, "interval_ns": best * mu_ns,
             "resolution_mu": slack_mu / events, "events": events, "engine_ns_per_event": busy_ns / events,
             "analyzer_overflow": bool(an["overflow"]), "analyzer_lost": an["lost"],
-            "gateware_limit_ns": gateware_limit_ns(board)}
+            "gateware_limit_ns": dma_limit_ns(board)}
