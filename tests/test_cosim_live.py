@@ -85,3 +85,18 @@ def test_zynqmp_port_is_axi4_and_128_bits(tmp_path, name):
     assert o.ok, o.failed
     if res:
         assert res["latency_clocks"] == res["model_clocks"]
+
+
+def test_pl_interrupt_gets_the_presets_gic_id():
+    """UG585 Table 7-4: IRQ_F2P[n] is GIC ID 61+n; UG1085 Table 13-1: pl_ps_irq0[n] is 121+n."""
+    pytest.importorskip("cocotbext.axi")
+    from sgdma.cocotb.gp import pl_irq_gic_id
+    from sgdma.hw import presets
+    assert pl_irq_gic_id(presets.load("pynq-z2"), "pynq-z2", 2) == 63
+    assert pl_irq_gic_id(presets.load("zcu102"), "zcu102", 7) == 128
+    with pytest.raises(ValueError, match=r"s2mm_introut.*f2p=2\.\.7"):
+        pl_irq_gic_id(presets.load("pynq-z2"), "pynq-z2", 1)
+    with pytest.raises(ValueError, match=r"must be 0\.\.7"):
+        pl_irq_gic_id(presets.load("zcu102"), "zcu102", 8)
+    with pytest.raises(ValueError, match=r"no \[irq\]"):
+        pl_irq_gic_id({}, "custom", 2)

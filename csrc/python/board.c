@@ -362,6 +362,46 @@ static PyObject *Board_source_pending(BoardObject *self, PyObject *unused)
 	return PyLong_FromUnsignedLongLong(vb_source_pending(self->b));
 }
 
+static PyObject *Board_mm2s_live(BoardObject *self, PyObject *arg)
+{
+	int on = PyObject_IsTrue(arg);
+	BOARD_OK(self);
+	if (on < 0)
+		return NULL;
+	if (vb_mm2s_live(self->b, on) < 0) {
+		PyErr_SetString(PyExc_RuntimeError, "MM2S has BDs queued: switch its live consumer before the "
+				"channel's first tail write (or after it drained)");
+		return NULL;
+	}
+	Py_RETURN_NONE;
+}
+
+static PyObject *Board_mm2s_offer(BoardObject *self, PyObject *unused)
+{
+	uint64_t t;
+	(void)unused;
+	BOARD_OK(self);
+	t = vb_mm2s_offer(self->b);
+	if (t == VB_NO_TIME)
+		Py_RETURN_NONE;
+	return PyLong_FromUnsignedLongLong(t);
+}
+
+static PyObject *Board_mm2s_accept(BoardObject *self, PyObject *arg)
+{
+	unsigned long long t = PyLong_AsUnsignedLongLong(arg);
+	bool last = false;
+	BOARD_OK(self);
+	if (PyErr_Occurred())
+		return NULL;
+	if (vb_mm2s_accept(self->b, t, &last) < 0) {
+		PyErr_Format(PyExc_ValueError, "MM2S beat taken at %llu ps: no beat is offered by then "
+			     "(take a beat at or after mm2s_offer())", t);
+		return NULL;
+	}
+	return PyBool_FromLong(last);
+}
+
 static PyObject *Board_stats(BoardObject *self, PyObject *arg)
 {
 	enum vb_chan_id ch;
@@ -748,6 +788,9 @@ static PyMethodDef Board_methods[] = {
 	{ "sink_open_bytes", (PyCFunction)Board_sink_open_bytes, METH_NOARGS, "bytes of a packet without TLAST" },
 	{ "source_send", (PyCFunction)Board_source_send, METH_VARARGS, "queue stream data for S2MM" },
 	{ "source_pending", (PyCFunction)Board_source_pending, METH_NOARGS, "bytes queued for S2MM" },
+	{ "mm2s_live", (PyCFunction)Board_mm2s_live, METH_O, "a live consumer takes MM2S's beats (co-simulation)" },
+	{ "mm2s_offer", (PyCFunction)Board_mm2s_offer, METH_NOARGS, "ps the next MM2S beat can be taken, or None" },
+	{ "mm2s_accept", (PyCFunction)Board_mm2s_accept, METH_O, "take the next MM2S beat at t ps -> TLAST" },
 	{ "stats", (PyCFunction)Board_stats, METH_O, "transaction counters of channel 0/1" },
 	{ "coh_register", (PyCFunction)Board_coh_register, METH_VARARGS,
 	  "coh_register(addr, nbytes, policy 0 sync/1 uncached/2 coherent, name=None) -> id" },

@@ -6,6 +6,7 @@
  */
 #include "sgdma/csm.h"
 #include "board.h"
+#include "dma/mm2s.h"
 #include "mem/coherency.h"
 #include "pl/rtio.h"
 
@@ -133,6 +134,31 @@ int vb_source_send(vb_board *b, const void *data, size_t len, bool last)
 }
 
 uint64_t vb_source_pending(vb_board *b) { vb_sync(b); return b->src.pending; }
+
+/* ---- a live consumer of MM2S (dma/mm2s.c vb_mm2s_take) ------------------------ */
+
+int vb_mm2s_live(vb_board *b, bool on)
+{
+	vb_sync(b);
+	if (b->dma.ch[VB_MM2S].mm2s.count)
+		return -1;
+	b->stream_live = on;
+	return 0;
+}
+
+uint64_t vb_mm2s_offer(vb_board *b)
+{
+	vb_sync(b);
+	return vb_mm2s_offer_time(&b->dma, &b->dma.ch[VB_MM2S]);
+}
+
+int vb_mm2s_accept(vb_board *b, uint64_t t_ps, bool *last)
+{
+	if (t_ps > vb_now_ps(b))
+		vb_advance_ps(b, t_ps - vb_now_ps(b));
+	vb_sync(b);
+	return vb_mm2s_take(&b->dma, &b->dma.ch[VB_MM2S], t_ps, last);
+}
 
 /* ---- ADC (pl/adc.c) ----------------------------------------------------------- */
 

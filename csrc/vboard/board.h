@@ -48,6 +48,7 @@ struct vb_board {
 	struct vb_sink sink;
 	struct vb_trace trace;
 	uint64_t mmio_reads, mmio_writes;
+	bool stream_live;         /* MM2S's consumer is live (vb_mm2s_live): it takes the beats */
 	struct vb_ic ic;          /* the PL port's interconnect, in front of the ddrc (mem/ic.h) */
 	struct vb_cpuload load;   /* the background CPU load, a lazy DRAM master (mem/cpuload.h) */
 	struct vb_cpuop_stats cpuops;   /* cpu/cpuops.c: totals of the CPU's memory operations */

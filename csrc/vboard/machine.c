@@ -133,6 +133,7 @@ static void wire_streams(vb_board *b)
 	tx->beat = tx_trace;
 	tx->beat_dev = &b->trace;
 	tx->watch = &b->trace.on;
+	tx->defer_on = &b->stream_live;
 	tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ tx_csm, &b->csm };
 	tx->sink[tx->n_sinks++] = (struct vb_stream_sink){ vb_sink_push, &b->sink };
 	if (b->cfg.loopback)

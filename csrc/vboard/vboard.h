@@ -198,6 +198,14 @@ void vb_sink_overflow(vb_board *b, uint64_t *packets, uint64_t *bytes);
 /* 0, or -1: an empty send with nothing queued to mark, or no host memory for the bytes. */
 int vb_source_send(vb_board *b, const void *data, size_t len, bool last);
 uint64_t vb_source_pending(vb_board *b);
+/* A live consumer of MM2S's stream (co-simulation): while on, the DMA's beats leave
+ * only when vb_mm2s_accept takes them.  Switched while MM2S has no BD queued (-1 otherwise). */
+int vb_mm2s_live(vb_board *b, bool on);
+/* When the next beat can be offered (ps), VB_NO_TIME if none is ready yet. */
+uint64_t vb_mm2s_offer(vb_board *b);
+/* The consumer took the next beat at t_ps (runs the model to it first); *last: TLAST.
+ * -1 when no beat is offered by then. */
+int vb_mm2s_accept(vb_board *b, uint64_t t_ps, bool *last);
 
 /* Counters for tests and benchmarks. */
 struct vb_stats {

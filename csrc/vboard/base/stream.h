@@ -32,6 +32,10 @@ struct vb_stream_tx {
 	void (*beat)(void *dev, uint64_t t, bool last);
 	void *beat_dev;
 	const bool *watch;
+	/* While *defer_on the consumer paces the stream live (a DUT's TREADY): the data
+	 * mover queues each burst untimed and its beats leave when the consumer takes
+	 * them (dma/mm2s.c vb_mm2s_take), so a full FIFO holds back the next burst. */
+	const bool *defer_on;
 	struct vb_stream_sink sink[VB_STREAM_SINKS];
 	unsigned n_sinks;
 	bool bytes;               /* some sink keeps bytes: the data mover reads them */

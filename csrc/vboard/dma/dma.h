@@ -63,6 +63,16 @@ struct vb_burst {
 	uint64_t t_streamed;      /* last beat out of the stream */
 };
 
+/* A burst queued for a consumer-paced stream (stream.h defer_on), oldest first. */
+#define VB_PEND 64
+struct vb_pend {
+	uint64_t ready, last_ready; /* its data is in the FIFO: all beats but the last / the last */
+	uint64_t end_bytes;         /* its burst-memory key (vb_burst.end_bytes) */
+	uint32_t n, taken;
+	uint16_t slot;              /* its BD in q[] (slots do not move while the BD is queued) */
+	bool bd_first, bd_last;
+};
+
 struct vb_mm2s {
 	struct vb_qbd q[VB_QDEPTH];
 	unsigned head, count, dm; /* queue of fetched BDs; dm = the data mover's BD (from head) */
@@ -84,6 +94,8 @@ struct vb_mm2s {
 	uint8_t next_unit;        /* which unit owns t_next (enum in sg.c), valid with it */
 	bool dm_valid;            /* t_dm is current: cleared when the data mover's BD or bursts change */
 	uint64_t t_dm;            /* vb_mm2s_dm_time() as last computed (before the floor) */
+	struct vb_pend pend[VB_PEND];
+	unsigned ph, np;          /* deferred bursts: head, count */
 };
 
 struct vb_chan {

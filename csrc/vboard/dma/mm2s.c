@@ -46,6 +46,8 @@ static uint64_t next_issue_time(const struct vb_dma *d, struct vb_chan *c, uint3
 		t = max64(t, p->bursts[(p->bh + p->nb - d->prm->outstanding) % VB_BURSTS].t_arrived);
 	if (p->issued + len > d->prm->fifo_bytes) /* FIFO room for the whole burst */
 		t = max64(t, drained_by(p, p->issued + len - d->prm->fifo_bytes));
+	if (p->np == VB_PEND)                     /* consumer-paced: its queue is full */
+		t = VB_NO_TIME;
 	return t;
 }
 
@@ -113,6 +115,66 @@ static void stream_beats(struct vb_dma *d, struct vb_mm2s *p, uint64_t ready, ui
 	p->stream_free_origin = d->clk->origin;
 }
 
+/* Consumer-paced stream: queue the burst; its beats are timed when taken. */
+static void defer_burst(struct vb_mm2s *p, const struct vb_qbd *e, uint64_t ready, uint64_t last_ready, uint32_t n,
+			uint32_t len)
+{
+	struct vb_pend *u = &p->pend[(p->ph + p->np++) % VB_PEND];
+	*u = (struct vb_pend){ .ready = ready, .last_ready = last_ready, .end_bytes = p->issued + len, .n = n,
+			       .slot = (uint16_t)(e - p->q), .bd_first = e->issued == 0,
+			       .bd_last = e->issued + len == e->len };
+}
+
+/* The clock edge from which the consumer may take the next queued beat: its
+ * data is in the FIFO and the beat before left on an earlier edge; VB_NO_TIME
+ * if none is queued. */
+uint64_t vb_mm2s_offer_time(const struct vb_dma *d, const struct vb_chan *c)
+{
+	const struct vb_mm2s *p = &c->mm2s;
+	const struct vb_pend *u;
+	if (!p->np)
+		return VB_NO_TIME;
+	u = &p->pend[p->ph];
+	return vb_edge_time(d->clk, vb_edge_index(d->clk, max64(u->taken + 1 < u->n ? u->ready : u->last_ready,
+								 p->stream_free)));
+}
+
+/* The consumer took the next beat on the clock edge at t: its burst and BD get
+ * their stream times, and the data mover and SG engine look again. */
+int vb_mm2s_take(struct vb_dma *d, struct vb_chan *c, uint64_t t, bool *last)
+{
+	struct vb_mm2s *p = &c->mm2s;
+	struct vb_pend *u = &p->pend[p->ph];
+	struct vb_qbd *e;
+	uint64_t off = vb_mm2s_offer_time(d, c);
+
+	if (off == VB_NO_TIME || t < off)
+		return -1;
+	e = &p->q[u->slot];
+	*last = false;
+	if (u->taken == 0 && u->bd_first)
+		e->t_first = t;
+	if (c->probe.t_first_beat == VB_NO_TIME)
+		c->probe.t_first_beat = t;
+	c->probe.t_last_beat = t;
+	p->stream_free = vb_edge_time(d->clk, vb_edge_index(d->clk, t) + 1);
+	p->stream_free_on_edge = false;
+	if (++u->taken == u->n) {
+		for (unsigned i = 0; i < p->nb; i++)
+			if (p->bursts[(p->bh + i) % VB_BURSTS].end_bytes == u->end_bytes)
+				p->bursts[(p->bh + i) % VB_BURSTS].t_streamed = t;
+		if (u->bd_last) {
+			e->t_last = t;
+			*last = e->eof;
+		}
+		p->ph = (p->ph + 1) % VB_PEND;
+		p->np--;
+	}
+	p->dm_valid = p->next_valid = false;
+	d->next_valid = false;
+	return 0;
+}
+
 /* Issue one burst of the BD the data mover works on (its index is p->dm). */
 void vb_mm2s_issue_burst(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 {
@@ -133,9 +195,14 @@ void vb_mm2s_issue_burst(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 	/* The data arrives spread over [first, done]: the last beat's data is
 	 * complete one beat's share before `done` (a one-beat burst at `first`). */
 	last_data = nbeats > 1 ? done - (done - first) / nbeats : first;
-	stream_beats(d, p, first + d->lat.ar_to_tvalid,
-		     last_data + d->lat.ar_to_tvalid, nbeats,
-		     e->issued == 0 && !p->dm_in_packet, e->eof && e->issued + len == e->len, &s_first, &s_last);
+	if (d->tx.defer_on && *d->tx.defer_on) {
+		defer_burst(p, e, first + d->lat.ar_to_tvalid, last_data + d->lat.ar_to_tvalid, nbeats, len);
+		s_first = s_last = VB_NO_TIME;
+	} else {
+		stream_beats(d, p, first + d->lat.ar_to_tvalid,
+			     last_data + d->lat.ar_to_tvalid, nbeats,
+			     e->issued == 0 && !p->dm_in_packet, e->eof && e->issued + len == e->len, &s_first, &s_last);
+	}
 	if (e->issued == 0)
 		e->t_first = s_first;
 	if (c->probe.t_data_ar == VB_NO_TIME) {

@@ -12,6 +12,8 @@
 uint64_t vb_mm2s_dm_time(const struct vb_dma *d, struct vb_chan *c);
 /* Issue one read burst of the BD at queue index p->dm. */
 void vb_mm2s_issue_burst(struct vb_dma *d, struct vb_chan *c, uint64_t t);
+uint64_t vb_mm2s_offer_time(const struct vb_dma *d, const struct vb_chan *c);
+int vb_mm2s_take(struct vb_dma *d, struct vb_chan *c, uint64_t t, bool *last);
 /* A streamed BD's data leaves on the stream (its packet began at t_first). */
 void vb_mm2s_emit(struct vb_dma *d, struct vb_chan *c, const struct vb_qbd *e, uint64_t t_first);
 

@@ -658,6 +658,21 @@ class VirtualBoard:
         """Let the DMA run until it has nothing to do (or the limit); returns now_ns."""
         return self._b.run_until_quiet(checks.duration_ps(limit_ns, "run_until_quiet(limit_ns)", self.now_ps)) / 1000.0
 
+    # -- a live consumer of MM2S's stream (co-simulation: a DUT's TREADY) ------------
+    def mm2s_live(self, on: bool = True) -> None:
+        """While on, MM2S's beats leave only when ``mm2s_accept`` takes them: the DMA's FIFO
+        fills and holds back its bursts (csrc/vboard/dma/mm2s.c).  Switch before the first BD."""
+        self._b.mm2s_live(bool(on))
+
+    def mm2s_offer_ps(self) -> int | None:
+        """The clock edge (ps) from which the next MM2S beat can be taken; None if none is ready."""
+        return self._b.mm2s_offer()
+
+    def mm2s_accept(self, t_ps: int) -> bool:
+        """The consumer took the next beat on the edge at ``t_ps`` (the board runs up to it);
+        returns its TLAST."""
+        return self._b.mm2s_accept(int(t_ps))
+
     # -- interrupts, faults, counters ----------------------------------------------
     def irq_pending(self, channel: str) -> bool:
         return self._b.irq_pending(P.channel_number(channel))

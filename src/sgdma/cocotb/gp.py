@@ -52,13 +52,36 @@ class GpPort:
         return await self._costed(self.master.read_dword(self._offset(addr)), self.read_ns)
 
 
-class PlInterrupt:
-    """``PlInterrupt(dut.irq, board)``: a level-high interrupt output of the DUT on the board's
-    GIC (IRQ_F2P).  ``await irq.wait(timeout_ns)`` returns when the CPU's handler runs."""
+F2P_LINES = 8   # IRQ_F2P[7:0] (UG585 Table 7-4) / pl_ps_irq0[7:0] (UG1085 Table 13-1): consecutive GIC IDs
 
-    def __init__(self, signal, board):
+
+def pl_irq_gic_id(preset: dict, name: str, f2p: int) -> int:
+    """The GIC ID of PL-to-PS interrupt input ``f2p``.  The preset's [irq] gives the AXI DMA's
+    two lines, IRQ_F2P[0] (mm2s) and [1] (s2mm); the eight inputs have consecutive IDs."""
+    irq = preset.get("irq", {})
+    if "mm2s" not in irq or "s2mm" not in irq:
+        raise ValueError(f"board {name!r} has no [irq] mm2s/s2mm (the GIC IDs of the DMA's lines, "
+                         f"IRQ_F2P[0] and [1]): add them to place a PL interrupt beside them")
+    base = int(irq["mm2s"]["value"])
+    taken = {0: "the AXI DMA's mm2s_introut", int(irq["s2mm"]["value"]) - base: "the AXI DMA's s2mm_introut"}
+    if not isinstance(f2p, int) or not 0 <= f2p < F2P_LINES:
+        raise ValueError(f"f2p={f2p!r}: the PL-to-PS interrupt input must be 0..{F2P_LINES - 1} (IRQ_F2P[7:0])")
+    if f2p in taken:
+        raise ValueError(f"f2p={f2p}: IRQ_F2P[{f2p}] (GIC ID {base + f2p}) is {taken[f2p]} on {name!r}; "
+                         f"wire the DUT's interrupt to a free input (f2p=2..{F2P_LINES - 1})")
+    return base + f2p
+
+
+class PlInterrupt:
+    """``PlInterrupt(dut.irq, board, f2p=2)``: a level-high interrupt output of the DUT on the
+    board's GIC at IRQ_F2P[f2p] (``gic_id``: the preset's DMA lines take [0] and [1]).
+    ``await irq.wait(timeout_ns)`` returns when the CPU's handler runs."""
+
+    def __init__(self, signal, board, f2p: int = 2):
         self.signal = signal
-        apu = presets.load(board.preset).get("cpu", {}).get("apu", {})
+        spec = presets.load(board.preset)
+        self.gic_id = pl_irq_gic_id(spec, board.preset, f2p)
+        apu = spec.get("cpu", {}).get("apu", {})
         if "irq_entry_ns" not in apu:
             raise ValueError(f"board {board.preset!r} has no [cpu.apu] irq_entry_ns: the CPU's interrupt "
                              f"entry cost is needed to wake it")
@@ -72,7 +95,7 @@ class PlInterrupt:
             t0 = get_sim_time("ns")
             fired = await First(RisingEdge(self.signal), Timer(round(timeout_ns * 1000), "ps"))
             if isinstance(fired, Timer) or not int(self.signal.value):
-                raise TimeoutError(f"interrupt {self.signal._name}: not raised within {timeout_ns:g} ns "
+                raise TimeoutError(f"interrupt {self.signal._name} (GIC ID {self.gic_id}): not raised within {timeout_ns:g} ns "
                                    f"(waited from {t0:g} ns)")
         self.raised_ps = round(get_sim_time("ps"))
         await Timer(round(self.entry_ns * 1000), "ps")
