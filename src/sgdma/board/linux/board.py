@@ -46,7 +46,6 @@ class LinuxBoard:
         if unknown:
             raise TypeError(f"unknown LinuxBoard option(s) {', '.join(sorted(unknown))}; "
                             f"known: {', '.join(sorted(PG021_DEFAULTS))}")
-        self._b = _core.LinuxPlatform(dma, buffers, cache, mm2s_irq, s2mm_irq, registers)
         self.preset = preset
         self._options = dict(DEFAULT_OPTIONS)
         build = dict(PG021_DEFAULTS)
@@ -56,7 +55,8 @@ class LinuxBoard:
             self._options.update({f"cpu.{k}": v["value"] for k, v in doc.get("cpu", {}).items()
                                   if isinstance(v, dict) and "value" in v})
         build.update(overrides)
-        checks.dma_build(build)
+        checks.dma_build(build)                       # refused before any device is opened
+        self._b = _core.LinuxPlatform(dma, buffers, cache, mm2s_irq, s2mm_irq, registers)
         info = self._b.info()
         self._info = info
         base = info["registers"]["addr"]
