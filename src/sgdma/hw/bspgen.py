@@ -190,8 +190,11 @@ def makefile(f: dict, csrc: Path) -> str:
             "SGDMA_BSP_OBJS   := $(patsubst $(SGDMA_CSRC)/%.c,$(SGDMA_BSP_DIR)obj/%.o,$(SGDMA_BSP_LIB_SRCS))\n"
             "$(SGDMA_BSP_DIR)obj/%.o: $(SGDMA_CSRC)/%.c $(SGDMA_BSP_DIR)xparameters.h $(SGDMA_BSP_DIR)bspconfig.h\n"
             "\t@mkdir -p $(dir $@)\n"
-            "\t$(CC) -std=c11 -O2 $(SGDMA_BSP_CFLAGS) -c $< -o $@\n"
+            "\t$(CC) -std=c11 -O2 -MMD -MP $(SGDMA_BSP_CFLAGS) -c $< -o $@\n"
+            "# headers too: an updated sgdma rebuilds what its headers changed, never links stale objects\n"
+            "-include $(SGDMA_BSP_OBJS:.o=.d)\n"
             "$(SGDMA_BSP_LIB): $(SGDMA_BSP_OBJS)\n"
+            "\trm -f $@\n"
             "\t$(AR) rcs $@ $^\n"
             ".DEFAULT_GOAL := $(sgdma_saved_goal)\n")
 
