@@ -128,7 +128,8 @@ def test_zero_copy_without_maintenance_beats_explicit_sync_at_small_buffers():
     u = find_max_rate("zynq7000", buffer_bytes=4096, cache="uncached", **kw)
     big = find_max_rate("zynq7000", buffer_bytes=64 << 10, cache="uncached", **kw)
     assert s["max_mbps"] < 0.95 * u["max_mbps"]
-    assert u["max_mbps"] < big["max_mbps"] <= 1200 and big["max_mbps"] > 1000
+    # the DMA bound: 1200 MB/s of stream less the S2MM W gap, 16 beats per 16 + 5 clocks (PG021 Table 2)
+    assert u["max_mbps"] < big["max_mbps"] <= 1200 * 16 / 21 * 1.01 and big["max_mbps"] > 800
     assert s["limit"] == "cpu" and big["limit"] == "dma"
 
 

@@ -51,6 +51,7 @@ def test_every_kind_states_its_verdict_first(out):
 
 def test_capture_binding_is_what_the_model_says(out):
     from sgdma.capture.session import run_capture
+    from sgdma.capture.sweep import trial_seconds
     from sgdma.experiments.limits.capture import FREE_CPU
 
     rec = _rec(out, "capture")
@@ -59,7 +60,8 @@ def test_capture_binding_is_what_the_model_says(out):
     args = ("zynq7000",)
 
     def ok(rate, **extra):
-        r = run_capture(*args, rate, 4, 4096, 16, **{**kw, **extra})
+        # the limit finder's own trial length: near the knee a shorter run may not yet show the deficit
+        r = run_capture(*args, rate, 4, 4096, 16, **{**kw, "seconds": trial_seconds(rate, 4, 4096, 16), **extra})
         return r["sustained"] and r["keeping_up"]
 
     assert ok(lim["max_rate_sps"]) and not ok(lim["failing_sps"])

@@ -167,6 +167,7 @@ static void init_dma(vb_board *b)
 		.sg_ar_to_data_ar = vb_dma_clocks(d, PG021_LAT_SG_AR_TO_MM2S_AR),
 		.ar_to_tvalid = vb_dma_clocks(d, PG021_LAT_MM2S_AR_TO_TVALID),
 		.s2mm_tvalid_to_aw = vb_dma_clocks(d, PG021_LAT_S2MM_TVALID_TO_AW),
+		.s2mm_burst_gap = vb_dma_clocks(d, PG021_LAT_S2MM_BURST_GAP),
 		.bd_beats = vb_dma_clocks(d, PG021_BD_HW_BYTES / 4 - 1),
 	};
 	d->len_mask = (uint32_t)((1u << cfg->dma.length_width) - 1);

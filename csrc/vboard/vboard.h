@@ -219,7 +219,7 @@ struct vb_probe {
 	uint64_t t_sg_ar;       /* first BD read address (m_axi_sg_arvalid) */
 	uint64_t t_data_ar;     /* first data address (m_axi_mm2s_arvalid / m_axi_s2mm_awvalid) */
 	uint64_t t_first_beat;  /* first stream beat (MM2S out / S2MM in) */
-	uint64_t t_last_beat;   /* latest stream beat so far */
+	uint64_t t_last_beat;   /* latest beat so far: MM2S stream side, S2MM WLAST */
 	uint64_t bytes;         /* payload bytes since the kick */
 };
 void vb_get_probe(vb_board *b, enum vb_chan_id ch, struct vb_probe *out);

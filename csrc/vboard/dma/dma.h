@@ -127,6 +127,8 @@ struct vb_chan {
 		uint64_t base, off, left; /* buffer address of the chunk, bytes issued, bytes still to issue */
 		uint64_t t0, beats, total_beats; /* first stream beat of the chunk; beats issued; its beats */
 		uint64_t aw_free;         /* the next AW no earlier than this */
+		uint64_t w_free;          /* the next burst's first W beat no earlier than this */
+		uint64_t w_last;          /* the last WLAST so far */
 		uint64_t done;            /* latest write response (B) so far */
 		uint64_t bresp[VB_OUTSTANDING_MAX];
 		unsigned bh, nb;          /* write responses of the bursts in flight (ring, oldest at bh) */
@@ -156,6 +158,7 @@ struct vb_dma {
 	struct vb_dma_lat {       /* vb_dma_clocks() of PG021's latencies, computed once (vb_create) */
 		uint64_t clock;       /* one DMA clock */
 		uint64_t tail_to_sg_ar, sg_ar_to_data_ar, ar_to_tvalid, s2mm_tvalid_to_aw;
+		uint64_t s2mm_burst_gap; /* W channel idle between two S2MM bursts */
 		uint64_t bd_beats;    /* a BD's 13 beats on the 32-bit SG port, less the first */
 	} lat;
 	uint32_t len_mask;        /* (1 << length_width) - 1 */

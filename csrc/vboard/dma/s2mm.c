@@ -3,7 +3,9 @@
  * (SG: the BD's buffer, simple: DA) as AXI write bursts.
  *
  * Each burst is one AW/W/B exchange: at most max_burst beats, never across
- * 4 KiB.  Its AW goes out no earlier than its first beat has arrived from the
+ * 4 KiB.  Its W beats go one per clock after its AW, and the W channel idles
+ * PG021_LAT_S2MM_BURST_GAP clocks between bursts (derived from PG021's S2MM
+ * throughput), so S2MM stays below the stream rate even on ideal memory.  Its AW goes out no earlier than its first beat has arrived from the
  * stream (PG021's TVALID → AW latency before a buffer's first burst), one AW
  * per clock, and while dma.write_outstanding bursts wait for their write
  * response the next AW waits for the oldest B.  B comes back through the
@@ -66,8 +68,14 @@ static void issue_burst(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 	if (len > to_4k)
 		len = to_4k;
 	nbeats = beats(d, len);
-	/* W follows AW as the stream brings it: the burst's last beat leaves at t_wlast */
-	t_wlast = max64(t, w->t0 + vb_dma_clocks(d, (double)(w->beats + nbeats)));
+	/* W: the first beat no earlier than its AW (IHI0022 A3.3.1 lets them share a cycle) and
+	 * the W channel's per-burst gap after the previous WLAST, then one beat per clock, never
+	 * ahead of the stream.  A slower W channel holds the next stream take back (back-pressure). */
+	t_wlast = max64(max64(t, w->w_free) + vb_dma_clocks(d, (double)nbeats),
+			w->t0 + vb_dma_clocks(d, (double)(w->beats + nbeats)));
+	w->w_free = t_wlast + d->lat.s2mm_burst_gap;
+	w->w_last = max64(w->w_last, t_wlast);
+	c->probe.t_last_beat = t_wlast;   /* S2MM: the last WLAST, as PG021 measures */
 	bresp = vb_ic_write_burst(d->ic, t, t_wlast, addr, (uint32_t)len);
 	if (w->nb >= d->prm->write_outstanding) {
 		w->bh = (w->bh + 1) % VB_OUTSTANDING_MAX;
@@ -81,7 +89,7 @@ static void issue_burst(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 	w->beats += nbeats;
 	w->aw_free = t + d->lat.clock;
 	c->phase = PH_DATA;
-	c->t_next = w->left ? next_aw(d, c) : max64(w->done, w->t0 + vb_dma_clocks(d, (double)w->total_beats));
+	c->t_next = w->left ? next_aw(d, c) : max64(w->done, w->w_last);
 }
 
 /* A chunk of `len` bytes taken from the stream at t goes out as bursts. */
@@ -97,6 +105,7 @@ static void start_chunk(struct vb_dma *d, struct vb_chan *c, uint64_t t, bool fi
 	w->total_beats = beats(d, len);
 	w->aw_free = max64(w->aw_free, t + (first ? d->lat.s2mm_tvalid_to_aw : 0));
 	w->done = t;
+	w->w_last = t;
 	c->phase = PH_DATA;
 	c->t_next = len ? next_aw(d, c) : t;
 }
@@ -167,7 +176,6 @@ enum vb_s2mm_result vb_s2mm_step(struct vb_dma *d, struct vb_chan *c, uint64_t t
 		c->probe.t_first_beat = t;
 		c->probe.t_data_ar = t + d->lat.s2mm_tvalid_to_aw;
 	}
-	c->probe.t_last_beat = t + vb_dma_clocks(d, (double)beats(d, got));
 	c->probe.bytes += got;
 	start_chunk(d, c, t, c->filled == 0, addr, got);
 	c->filled += (uint32_t)got;
