@@ -47,6 +47,19 @@ def pcie() -> None:
     """PCIe root-port DMA on Zynq UltraScale+ (XAPP1289): PS-PCIe DMA, timed link, endpoint with its own DDR."""
 
 
+def _run(experiment, *args, **kw):
+    """An experiment's refusal is a usage error (exit 2); the driver failing while it runs is exit 3."""
+    from sgdma.driver.pciedma import PcieDmaError
+
+    try:
+        return experiment(*args, **kw)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    except PcieDmaError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(3)
+
+
 @pcie.command("sweep")
 @click.option("--link", "link", default="all", show_default=True,
               help="gen1x1..gen2x4, a comma list, or 'all'")
@@ -62,19 +75,12 @@ def pcie() -> None:
               help="write the report here (report.html, figures); adds what binds each point, from replays with one resource relaxed at a time")
 def sweep_cmd(link, direction, sizes, endpoint_dma, board, seed, plot, json_path, out_dir):
     """Throughput against packet size for each link, seen by both APMs (Figures 3, 4, 5)."""
-    from sgdma.driver.pciedma import PcieDmaError
     from sgdma.pcie import experiments as ex
     from sgdma.pcie import figures
 
     links, sz = _links(link), sizes
     dirs = ["s2c", "c2s"] if direction == "both" else [direction]
-    try:
-        recs = ex.sweep(links, dirs, sz, endpoint_dma=endpoint_dma, preset=board, seed=seed)
-    except ValueError as e:
-        raise click.UsageError(str(e))
-    except PcieDmaError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(3)
+    recs = _run(ex.sweep, links, dirs, sz, endpoint_dma=endpoint_dma, preset=board, seed=seed)
     click.echo(f"{'link':7} {'dir':4} {'engine':8} {'packet':>8} {'EP-DDR MB/s':>12} {'PS-DDR rd MB/s':>15} "
                f"{'(elements)':>11} {'PS-DDR wr MB/s':>15}")
     for r in recs:
@@ -112,19 +118,12 @@ def sweep_cmd(link, direction, sizes, endpoint_dma, board, seed, plot, json_path
               help="write the report here (report.html, figures)")
 def latency_cmd(link, direction, sizes, iterations, board, seed, plot, json_path, out_dir):
     """Single-packet latency, software start to completion interrupt: root DMA vs endpoint DMA (Figure 6)."""
-    from sgdma.driver.pciedma import PcieDmaError
     from sgdma.pcie import experiments as ex
     from sgdma.pcie import figures
 
     links, sz = _links(link), sizes
     dirs = ["s2c", "c2s"] if direction == "both" else [direction]
-    try:
-        recs = ex.latency(links, dirs, sz, iterations=iterations, preset=board, seed=seed)
-    except ValueError as e:
-        raise click.UsageError(str(e))
-    except PcieDmaError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(3)
+    recs = _run(ex.latency, links, dirs, sz, iterations=iterations, preset=board, seed=seed)
     click.echo(f"{'link':7} {'dir':4} {'engine':8} {'packet':>8} {'mean us':>9} {'min us':>8} {'max us':>8}")
     for r in recs:
         click.echo(f"{r['link']:7} {r['direction']:4} {'EP DMA' if r['endpoint_dma'] else 'root DMA':8} "
