@@ -15,8 +15,13 @@ pytest.importorskip("mkdocstrings", reason="mkdocstrings is not installed (pip i
 
 
 def _build(config: Path, site: Path, examples: Path) -> subprocess.CompletedProcess:
+    import sgdma
+
+    # the sgdma under test (a checkout built in place, or the installed package CI tests), never src/ blindly:
+    # an installed run has no compiled extension in src/
+    here = str(Path(sgdma.__file__).resolve().parents[1])
     env = {**os.environ, "SGDMA_DOCS_EXAMPLES": str(examples), "NO_MKDOCS_2_WARNING": "1",
-           "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+           "PYTHONPATH": os.pathsep.join([here, os.environ.get("PYTHONPATH", "")])}
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
 

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+import sgdma
+
+# the sgdma under test (built in place, or installed as CI installs it): src/ of an installed run has no extension
+SRC = str(Path(sgdma.__file__).resolve().parents[1])
 
 
 def _env():
