@@ -4,6 +4,7 @@ the option, nothing run or written."""
 from __future__ import annotations
 
 import math
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -110,3 +111,14 @@ def test_input_files_that_never_end_are_refused(tmp_path, args):
 def test_bytes_per_gate_takes_units():
     r = CliRunner().invoke(main, ["plan", "--gate-time", "1ms", "--bytes-per-gate", "2^40"])
     assert r.exit_code == 2 and "--bytes-per-gate" in r.output and "largest" in r.output, r.output
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_output_under_proc_is_refused_even_for_root(tmp_path):
+    """os.access answers yes to root for /proc: the check creates (and removes) a probe instead."""
+    from sgdma.cli.common import writable_problem
+
+    assert "cannot create" in writable_problem("/proc/sgdma-nope", True)
+    assert "cannot create" in writable_problem("/proc/sgdma-nope.json", False)
+    assert writable_problem(str(tmp_path / "new" / "dir"), True) is None
+    assert list(tmp_path.iterdir()) == []                     # the probe leaves nothing behind

@@ -219,6 +219,18 @@ def writable_problem(path: str, directory: bool) -> str | None:
         return f"{parent!r} is a file, so the directory cannot be created"
     if not os.access(parent, os.W_OK | os.X_OK):
         return f"cannot create it: {parent!r} is not writable (permission denied)"
+    return _create_probe(parent)
+
+
+def _create_probe(folder: str) -> str | None:
+    """os.access says yes to root everywhere, /proc and read-only mounts included: create and remove one empty
+    directory there (nothing is left behind) and say why that failed, if it did."""
+    import tempfile
+
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".sgdma-probe-", dir=folder))
+    except OSError as e:
+        return f"cannot create anything in {folder!r}: {e.strerror}"
     return None
 
 
