@@ -31,6 +31,12 @@ def on_files(files, config):
     return files
 
 
+def on_page_content(html, page, config, files):
+    # mkdocs-click 0.9 tests a default against None; click >= 8.3 marks "no default" with its UNSET sentinel,
+    # which the options tables would print verbatim
+    return html.replace("<code>Sentinel.UNSET</code>", "None")
+
+
 def on_post_build(config):
     if _tmp is not None:
         _tmp.cleanup()

@@ -50,6 +50,8 @@ def test_site_has_every_page_options_api_and_examples(built):
     site = built / "site"
     capture = (site / "commands" / "capture" / "index.html").read_text()
     assert "--find-max-rate" in capture and "--out" in capture            # options from the click command
+    for page in (site / "commands").glob("*/index.html"):                   # "no default" reads None, not click's sentinel
+        assert "UNSET" not in page.read_text(), page.parent.name
     api = (site / "api" / "index.html").read_text()
     assert "run_capture" in api and "Highest sample rate sustained without overflow" in api     # from docstrings
     for page in ("architecture", "performance", "fidelity", "getting-started", "reports"):
