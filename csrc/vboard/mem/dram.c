@@ -371,45 +371,113 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 	const uint64_t base0 = max64(d->bus_free, write ? d->wr_data_ok : d->rd_data_ok);
 	uint64_t base = base0;
 
-	if (SHORTCUTS && d->urow == row && (!d->off || (nch >= 2 * (uint64_t)d->n_banks && !(d->off & (d->off - 1)))) &&
-	    (ta >= d->cas_ok_max || d->cas_ok_max + lat <= base0)) {
-		/* Every bank has the row open - but at most one, when the portion
-		 * covers every bank - and its tRCD is behind the request (or behind
-		 * the bus: that bound is in base0 already), so a piece waits only
-		 * for the request (ta) and its group's tCCD_L: a later piece of a
-		 * group has its first piece's bound and starts later, so only the
-		 * first piece of each group can push the portion back.  The bank
-		 * without the row (a BD access opened another) takes its ACT as in
-		 * the loop below: no other piece moves the ACT windows it waits for. */
-		unsigned bk_off = 0, g_off = 0;
-		uint64_t act = 0, t0;
+	if (SHORTCUTS && d->urow == row && (ta >= d->cas_ok_max || d->cas_ok_max + lat <= base0)) {
+		/* Every bank has the row open but those in `off` (BD reads and
+		 * STATUS writes opened other rows there), and the open rows' tRCD
+		 * is behind the request (or behind the bus: that bound is in base0
+		 * already).  A hit piece then waits only for the request (ta) and
+		 * its group's tCCD_L: a later hit piece of a group has its first
+		 * piece's bound and starts later, so only the first piece of each
+		 * group and the reopened banks can push the portion back.  The
+		 * reopened banks take their ACTs in piece order exactly as the loop
+		 * below does (hits move no ACT window), on a copy of the windows
+		 * until the portion is known to end before the refresh window. */
+		const unsigned nb = d->n_banks, npg = gmask + 1 < lap ? gmask + 1 : lap;
+		uint64_t oneed[VB_DRAM_MAX_BANKS], oact[VB_DRAM_MAX_BANKS], t0;
+		uint32_t offs = 0;                /* the reopened banks this portion touches, bit j: piece j */
+		unsigned bk1 = 0;                 /* ... when it is one bank, and its ACT */
+		uint64_t act1 = 0;
 
-		npb = gmask + 1 < lap ? gmask + 1 : lap;
-		for (unsigned j = 0; j < npb; j++) {
-			const uint64_t k = j ? j * kstep - koff : 0;
+		if (d->off) {
+			const unsigned sh = (unsigned)c0 & d->bank_mask;
+			offs = ((d->off >> sh) | (d->off << ((nb - sh) & 31))) & (nb == 32 ? UINT32_MAX : (1u << nb) - 1);
+			if (lap < nb)
+				offs &= (1u << lap) - 1;
+		}
+
+		base = max64(base0, max64(ta, d->cas_ok_group[(unsigned)c0 & gmask]) + lat);
+		t0 = pbase[0] = base;
+		for (unsigned j = 1; j < npg; j++) {
+			const uint64_t k = j * kstep - koff;
 			const uint64_t need = max64(ta, d->cas_ok_group[(unsigned)(c0 + j) & gmask]) + lat;
 			if (base + k * tb < need)
 				base = need - k * tb;
 			pbase[j] = base;
 		}
-		t0 = pbase[0];
-		if (d->off) {
-			const unsigned j = (unsigned)((uint64_t)(bk_off = (unsigned)__builtin_ctz(d->off)) - c0) &
-					   d->bank_mask;
+		if (offs && !(offs & (offs - 1))) {
+			/* one reopened bank: no other piece moves the ACT windows it waits for */
+			const unsigned j = (unsigned)__builtin_ctz(offs);
 			const uint64_t k = j ? j * kstep - koff : 0;
-			const uint64_t need = cas_time(d, bk_off, g_off = bk_off & gmask, row, ta, &act) + lat;
+			uint64_t need;
+
+			bk1 = (unsigned)(c0 + j) & d->bank_mask;
+			need = cas_time(d, bk1, bk1 & gmask, row, ta, &act1) + lat;
+			oneed[j] = need;
 			if (base + k * tb < need)
 				base = need - k * tb;
 			if (!j)   /* piece 0's own bound, not the hit formula's */
 				t0 = max64(base0, need);
+		} else if (offs) {
+			uint64_t any = d->act_ok_any, grp[VB_DRAM_MAX_GROUPS], faw[4];
+			unsigned fi = d->faw_i;
+
+			for (unsigned g = 0; g <= gmask; g++)
+				grp[g] = d->act_ok_group[g];
+			memcpy(faw, d->faw, sizeof(faw));
+			for (uint32_t m = offs; m; m &= m - 1) {
+				const unsigned j = (unsigned)__builtin_ctz(m), bk = (unsigned)(c0 + j) & d->bank_mask;
+				const unsigned g = bk & gmask;
+				const struct vb_dram_bank *b = &d->bank[bk];
+				const uint64_t k = j ? j * kstep - koff : 0;
+				uint64_t a, need;
+
+				if (b->row == NO_ROW) {
+					a = max64(ta, b->t_act_ok);
+				} else {
+					settle_bank(d, bk);
+					a = max64(ta, b->t_pre_ok) + d->t_rp;
+				}
+				a = max64(max64(a, any), max64(grp[g], faw[fi]));
+				any = a + d->t_rrd_s;
+				grp[g] = a + d->t_rrd_l;
+				faw[fi] = a + d->t_faw;
+				fi = (fi + 1) & 3;
+				need = max64(a + d->t_rcd, d->cas_ok_group[g]) + lat;
+				oact[j] = a;
+				oneed[j] = need;
+				if (base + k * tb < need)
+					base = need - k * tb;
+				if (!j)   /* piece 0's own bound, not the hit formula's */
+					t0 = max64(base0, need);
+			}
 		}
 		if (base + n * tb <= ref) {       /* no window: the loop below would take the same steps */
 			out->t0 = t0;
-			if (d->off) {
-				open_row(d, &d->bank[bk_off], g_off, row, act);
-				d->stats.row_hits += lap - 1;
+			d->stats.row_hits += lap;
+			if (offs && !(offs & (offs - 1))) {
+				d->stats.row_hits--;
+				open_row(d, &d->bank[bk1], bk1 & gmask, row, act1);
+			} else for (uint32_t m = offs; m; m &= m - 1) {
+				const unsigned j = (unsigned)__builtin_ctz(m), bk = (unsigned)(c0 + j) & d->bank_mask;
+				d->stats.row_hits--;
+				open_row(d, &d->bank[bk], bk & gmask, row, oact[j]);
+			}
+			if (nch >= 2 * (uint64_t)nb || (nch >= nb && t0 == base)) {
+				npb = 0;                  /* every bound below reads the final base */
 			} else {
-				d->stats.row_hits += lap;
+				/* pbase[j]: the base once piece j is placed (a prefix maximum) */
+				uint64_t run = base0;
+				for (unsigned j = 0; j < lap; j++) {
+					if (offs >> j & 1) {
+						const uint64_t k = j ? j * kstep - koff : 0;
+						if (run + k * tb < oneed[j])
+							run = oneed[j] - k * tb;
+					}
+					if (j < npg && pbase[j] > run)
+						run = pbase[j];
+					pbase[j] = run;
+				}
+				npb = lap;
 			}
 			goto commit;
 		}
@@ -466,8 +534,11 @@ commit:
 	{
 		const uint64_t pre = write ? tb + d->t_wr : d->t_rtp - lat;
 
-		if (SHORTCUTS && nch >= 2 * (uint64_t)d->n_banks) {
-			/* every bank's last piece is in a later lap: owed, from base alone */
+		if (SHORTCUTS && (nch >= 2 * (uint64_t)d->n_banks ||
+				  (nch >= d->n_banks && (!npb || pbase[0] == base)))) {
+			/* Every bank's last piece is in a later lap, or every bank has a
+			 * piece and none moved the portion after the first: each bank's
+			 * bound follows from base alone, so it is owed. */
 			if (d->owed.on && d->owed.write != write)
 				settle_all(d);
 			d->owed = (struct vb_dram_owed){ .on = true, .write = write, .base = base, .p0 = p0, .p1 = p1,
