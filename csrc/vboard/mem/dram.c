@@ -543,6 +543,17 @@ commit:
 				settle_all(d);
 			d->owed = (struct vb_dram_owed){ .on = true, .write = write, .base = base, .p0 = p0, .p1 = p1,
 							 .c0 = c0, .nch = nch, .pre = pre };
+		} else if (SHORTCUTS && nch <= d->n_banks) {
+			/* one lap (every piece placed, npb = lap): piece j is its bank's
+			 * last, ending (j + 1) chunks into the portion, the last at n */
+			const unsigned m = d->bank_mask;
+			const uint64_t step = kstep * tb;
+			uint64_t at = (kstep - koff - 1) * tb + pre;
+			unsigned bk = (unsigned)c0 & m;
+
+			for (unsigned j = 0; j + 1 < lap; j++, at += step, bk = (bk + 1) & m)
+				d->bank[bk].t_pre_ok = max64(d->bank[bk].t_pre_ok, pbase[j] + at);
+			d->bank[bk].t_pre_ok = max64(d->bank[bk].t_pre_ok, pbase[lap - 1] + (n - 1) * tb + pre);
 		} else {
 			for (unsigned j = 0; j < lap; j++) {
 				const uint64_t jl = j + (((nch - 1 - j) >> d->bank_shift) << d->bank_shift);
