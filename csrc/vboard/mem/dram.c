@@ -564,10 +564,22 @@ commit:
 			}
 		}
 	}
-	for (uint64_t i = nch > (uint64_t)gmask + 1 ? nch - gmask - 1 : 0; i < nch; i++) {
-		const uint64_t lb = min64(p1, ((c0 + i + 1) << cs) - 1);
-		const uint64_t t = (i < npb ? pbase[i] : base) + (lb - p0) * tb;
-		d->cas_ok_group[(unsigned)(c0 + i) & gmask] = t - lat + d->t_ccd_l;
+	if (SHORTCUTS && nch - 1 >= (uint64_t)npb + gmask) {
+		/* each group's last piece reads the final base: piece i's last burst
+		 * is (i + 1) chunks into the portion, the last piece's at n */
+		const uint64_t i0 = nch - 1 - gmask, step = kstep * tb, ccd = d->t_ccd_l - lat;
+		uint64_t at = base + ((i0 + 1) * kstep - koff - 1) * tb + ccd;
+		unsigned g = (unsigned)(c0 + i0) & gmask;
+
+		for (unsigned i = 0; i < gmask; i++, at += step, g = (g + 1) & gmask)
+			d->cas_ok_group[g] = at;
+		d->cas_ok_group[g] = base + (n - 1) * tb + ccd;
+	} else {
+		for (uint64_t i = nch > (uint64_t)gmask + 1 ? nch - gmask - 1 : 0; i < nch; i++) {
+			const uint64_t lb = min64(p1, ((c0 + i + 1) << cs) - 1);
+			const uint64_t t = (i < npb ? pbase[i] : base) + (lb - p0) * tb;
+			d->cas_ok_group[(unsigned)(c0 + i) & gmask] = t - lat + d->t_ccd_l;
+		}
 	}
 	bus_after(d, base + n * tb, write);
 	out->t_end = d->bus_free;
