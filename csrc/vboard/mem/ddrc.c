@@ -132,7 +132,8 @@ static bool wins(const struct vb_ddrc *c, unsigned pa, const struct vb_ddrc_req 
 
 /* The request gets the data bus: into the DRAM (nondecreasing issue times),
  * counted for its port. */
-static uint64_t grant(struct vb_ddrc *c, unsigned port, const struct vb_ddrc_req *r, uint64_t *t_done)
+static inline __attribute__((always_inline)) uint64_t grant(struct vb_ddrc *c, unsigned port, const struct vb_ddrc_req *r,
+							 uint64_t *t_done)
 {
 	struct vb_ddrc_port_stats *s = &c->stats[port];
 	const uint64_t g = max64(r->t, c->dram->bus_free), wait = g - r->t;

@@ -357,7 +357,8 @@ static uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0, ui
  * Each piece of the first lap may push the whole portion back (its bank's
  * CAS, its group's tCCD_L); later laps find their banks ready.
  */
-static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1, bool write, struct portion *out)
+static inline __attribute__((always_inline)) uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1,
+							   bool write, struct portion *out)
 {
 	const uint64_t tb = d->t_burst, lat = write ? d->t_cwl : d->t_cl, ref = d->ref_start;
 	const unsigned cs = d->chunk_shift, gmask = d->group_mask;
@@ -588,10 +589,50 @@ commit:
 
 /* ---- requests ------------------------------------------------------------- */
 
+/* A refresh window cut the request: it waits for the window's end, when
+ * every row is closed.  Returns the time the request goes on from. */
+static uint64_t wait_window(struct vb_dram *d, uint64_t t)
+{
+	d->stats.refresh_stalls++;
+	d->stats.refresh_stall_ps += d->ref_end - max64(t, d->ref_start);
+	t = max64(t, d->ref_end);
+	close_all(d, d->ref_end);
+	d->last_ref_start = d->ref_start;
+	d->last_ref_end = d->ref_end;
+	d->ref_start += d->t_refi;
+	d->ref_end = d->ref_start + d->t_rfc;
+	return t;
+}
+
+/* Bursts pos..last of a request, row stripe by row stripe, from t on; first
+ * and end so far (first = VB_DRAM_NO_TIME: nothing transferred yet). */
+static __attribute__((noinline)) uint64_t span(struct vb_dram *d, uint64_t t, uint64_t pos, uint64_t last,
+					       bool write, uint64_t first, uint64_t end, uint64_t *t_done_ps)
+{
+	while (pos <= last) {
+		const uint64_t pend = min64(last, (((pos >> d->stripe_shift) + 1) << d->stripe_shift) - 1);
+		struct portion o;
+		uint64_t done = (pos >> d->chunk_shift) == (pend >> d->chunk_shift) ?
+				portion_one_bank(d, t, pos, pend, write, &o) : portion(d, t, pos, pend, write, &o);
+
+		if (done) {
+			if (first == VB_DRAM_NO_TIME)
+				first = o.t0;
+			end = o.t_end;
+		}
+		pos += done;
+		if (pos <= pend)
+			t = wait_window(d, t);
+	}
+	if (t_done_ps)
+		*t_done_ps = end + d->t_ctrl;
+	return first + d->t_ctrl;
+}
+
 uint64_t vb_dram_access(struct vb_dram *d, uint64_t t_arrive_ps, uint64_t addr, uint32_t len, bool write,
 			uint64_t *t_done_ps)
 {
-	uint64_t t = t_arrive_ps, pos, last, first = VB_DRAM_NO_TIME, end;
+	uint64_t t = t_arrive_ps, pos, last;
 
 	assert(t >= d->last_arrive && "vb_dram_access: arrival times must be nondecreasing");
 	if (t < d->last_arrive)
@@ -616,32 +657,31 @@ uint64_t vb_dram_access(struct vb_dram *d, uint64_t t_arrive_ps, uint64_t addr, 
 
 	pos = addr >> d->burst_shift;
 	last = (addr + len - 1) >> d->burst_shift;
-	end = t;
-	while (pos <= last) {
-		const uint64_t pend = min64(last, (((pos >> d->stripe_shift) + 1) << d->stripe_shift) - 1);
+	if ((pos >> d->chunk_shift) == (last >> d->chunk_shift)) {
+		/* one chunk (one bank, one stripe): a BD read, a STATUS or RTIO write */
 		struct portion o;
-		uint64_t done = (pos >> d->chunk_shift) == (pend >> d->chunk_shift) ?
-				portion_one_bank(d, t, pos, pend, write, &o) : portion(d, t, pos, pend, write, &o);
+		const uint64_t done = portion_one_bank(d, t, pos, last, write, &o);
 
-		if (done) {
-			if (first == VB_DRAM_NO_TIME)
-				first = o.t0;
-			end = o.t_end;
+		if (done == last - pos + 1) {
+			if (t_done_ps)
+				*t_done_ps = o.t_end + d->t_ctrl;
+			return o.t0 + d->t_ctrl;
 		}
-		pos += done;
-		if (pos <= pend) {
-			/* A refresh window: wait for its end; every row is closed then. */
-			d->stats.refresh_stalls++;
-			d->stats.refresh_stall_ps += d->ref_end - max64(t, d->ref_start);
-			t = max64(t, d->ref_end);
-			close_all(d, d->ref_end);
-			d->last_ref_start = d->ref_start;
-			d->last_ref_end = d->ref_end;
-			d->ref_start += d->t_refi;
-			d->ref_end = d->ref_start + d->t_rfc;
-		}
+		return span(d, wait_window(d, t), pos + done, last, write, done ? o.t0 : VB_DRAM_NO_TIME,
+			    done ? o.t_end : t, t_done_ps);
 	}
-	if (t_done_ps)
-		*t_done_ps = end + d->t_ctrl;
-	return first + d->t_ctrl;
+	if ((pos >> d->stripe_shift) == (last >> d->stripe_shift)) {
+		/* one row stripe: a data burst */
+		struct portion o = { .t0 = VB_DRAM_NO_TIME };
+		const uint64_t done = portion(d, t, pos, last, write, &o);
+
+		if (done == last - pos + 1) {
+			if (t_done_ps)
+				*t_done_ps = o.t_end + d->t_ctrl;
+			return o.t0 + d->t_ctrl;
+		}
+		return span(d, wait_window(d, t), pos + done, last, write, done ? o.t0 : VB_DRAM_NO_TIME,
+			    done ? o.t_end : t, t_done_ps);
+	}
+	return span(d, t, pos, last, write, VB_DRAM_NO_TIME, t, t_done_ps);
 }
