@@ -313,8 +313,8 @@ static void bus_after(struct vb_dram *d, uint64_t end, bool write)
 /* The common small request: one chunk, so one bank and one piece (a BD
  * fetch, a STATUS write, a burst inside one interleave unit).  The same
  * arithmetic as portion()'s loop and commit for nch = 1, without the loops. */
-static uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1, bool write,
-				 struct portion *out)
+static inline __attribute__((always_inline)) uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0,
+								    uint64_t p1, bool write, struct portion *out)
 {
 	const uint64_t tb = d->t_burst, lat = write ? d->t_cwl : d->t_cl, ref = d->ref_start;
 	const uint64_t n = p1 - p0 + 1, row = p0 >> d->stripe_shift;
@@ -611,7 +611,7 @@ static __attribute__((noinline)) uint64_t span(struct vb_dram *d, uint64_t t, ui
 {
 	while (pos <= last) {
 		const uint64_t pend = min64(last, (((pos >> d->stripe_shift) + 1) << d->stripe_shift) - 1);
-		struct portion o;
+		struct portion o = { .t0 = VB_DRAM_NO_TIME };
 		uint64_t done = (pos >> d->chunk_shift) == (pend >> d->chunk_shift) ?
 				portion_one_bank(d, t, pos, pend, write, &o) : portion(d, t, pos, pend, write, &o);
 
@@ -659,7 +659,7 @@ uint64_t vb_dram_access(struct vb_dram *d, uint64_t t_arrive_ps, uint64_t addr, 
 	last = (addr + len - 1) >> d->burst_shift;
 	if ((pos >> d->chunk_shift) == (last >> d->chunk_shift)) {
 		/* one chunk (one bank, one stripe): a BD read, a STATUS or RTIO write */
-		struct portion o;
+		struct portion o = { .t0 = VB_DRAM_NO_TIME };
 		const uint64_t done = portion_one_bank(d, t, pos, last, write, &o);
 
 		if (done == last - pos + 1) {
