@@ -227,11 +227,9 @@ static inline void settle_bank(struct vb_dram *d, unsigned bk)
 	const struct vb_dram_owed *o = &d->owed;
 
 	if (o->on) {
-		const uint64_t j = (bk - o->c0) & d->bank_mask;
-		const uint64_t jl = j + (((o->nch - 1 - j) >> d->bank_shift) << d->bank_shift);
-		const uint64_t lb = min64(o->p1, ((o->c0 + jl + 1) << d->chunk_shift) - 1);
+		const uint64_t k = (o->last_c - bk) & d->bank_mask;   /* chunks from the bank's last to the last */
 		struct vb_dram_bank *b = &d->bank[bk];
-		b->t_pre_ok = max64(b->t_pre_ok, o->base + (lb - o->p0) * d->t_burst + o->pre);
+		b->t_pre_ok = max64(b->t_pre_ok, k ? o->full - k * o->step : o->at_last);
 	}
 }
 
@@ -542,8 +540,11 @@ commit:
 			 * bound follows from base alone, so it is owed. */
 			if (d->owed.on && d->owed.write != write)
 				settle_all(d);
-			d->owed = (struct vb_dram_owed){ .on = true, .write = write, .base = base, .p0 = p0, .p1 = p1,
-							 .c0 = c0, .nch = nch, .pre = pre };
+			/* chunk i < nch - 1 ends (i + 1) chunks into the portion, the last at n */
+			d->owed = (struct vb_dram_owed){ .on = true, .write = write, .last_c = c0 + nch - 1,
+							 .at_last = base + (n - 1) * tb + pre,
+							 .full = base + (nch * kstep - koff - 1) * tb + pre,
+							 .step = kstep * tb };
 		} else if (SHORTCUTS && nch <= d->n_banks) {
 			/* one lap (every piece placed, npb = lap): piece j is its bank's
 			 * last, ending (j + 1) chunks into the portion, the last at n */
