@@ -630,6 +630,21 @@ static __attribute__((noinline)) uint64_t span(struct vb_dram *d, uint64_t t, ui
 	return first + d->t_ctrl;
 }
 
+/* The request's bursts pos..last went to one portion, which transferred
+ * `done` of them: the answer, or the rest after the refresh window. */
+static inline __attribute__((always_inline)) uint64_t served(struct vb_dram *d, uint64_t t, uint64_t pos,
+							     uint64_t last, bool write, uint64_t done,
+							     const struct portion *o, uint64_t *t_done_ps)
+{
+	if (done == last - pos + 1) {
+		if (t_done_ps)
+			*t_done_ps = o->t_end + d->t_ctrl;
+		return o->t0 + d->t_ctrl;
+	}
+	return span(d, wait_window(d, t), pos + done, last, write, done ? o->t0 : VB_DRAM_NO_TIME,
+		    done ? o->t_end : t, t_done_ps);
+}
+
 uint64_t vb_dram_access(struct vb_dram *d, uint64_t t_arrive_ps, uint64_t addr, uint32_t len, bool write,
 			uint64_t *t_done_ps)
 {
@@ -661,28 +676,12 @@ uint64_t vb_dram_access(struct vb_dram *d, uint64_t t_arrive_ps, uint64_t addr, 
 	if ((pos >> d->chunk_shift) == (last >> d->chunk_shift)) {
 		/* one chunk (one bank, one stripe): a BD read, a STATUS or RTIO write */
 		struct portion o = { .t0 = VB_DRAM_NO_TIME };
-		const uint64_t done = portion_one_bank(d, t, pos, last, write, &o);
-
-		if (done == last - pos + 1) {
-			if (t_done_ps)
-				*t_done_ps = o.t_end + d->t_ctrl;
-			return o.t0 + d->t_ctrl;
-		}
-		return span(d, wait_window(d, t), pos + done, last, write, done ? o.t0 : VB_DRAM_NO_TIME,
-			    done ? o.t_end : t, t_done_ps);
+		return served(d, t, pos, last, write, portion_one_bank(d, t, pos, last, write, &o), &o, t_done_ps);
 	}
 	if ((pos >> d->stripe_shift) == (last >> d->stripe_shift)) {
 		/* one row stripe: a data burst */
 		struct portion o = { .t0 = VB_DRAM_NO_TIME };
-		const uint64_t done = portion(d, t, pos, last, write, &o);
-
-		if (done == last - pos + 1) {
-			if (t_done_ps)
-				*t_done_ps = o.t_end + d->t_ctrl;
-			return o.t0 + d->t_ctrl;
-		}
-		return span(d, wait_window(d, t), pos + done, last, write, done ? o.t0 : VB_DRAM_NO_TIME,
-			    done ? o.t_end : t, t_done_ps);
+		return served(d, t, pos, last, write, portion(d, t, pos, last, write, &o), &o, t_done_ps);
 	}
 	return span(d, t, pos, last, write, VB_DRAM_NO_TIME, t, t_done_ps);
 }
