@@ -270,7 +270,8 @@ static inline uint64_t cas_time(struct vb_dram *d, unsigned bk, unsigned g, uint
 
 /* Commit the piece's row: a hit counts; a miss or conflict opens `row` with
  * its ACT at act and books the ACT-to-ACT windows. */
-static inline void open_row(struct vb_dram *d, struct vb_dram_bank *b, unsigned g, uint64_t row, uint64_t act)
+static inline __attribute__((always_inline)) void open_row(struct vb_dram *d, struct vb_dram_bank *b, unsigned g,
+						     uint64_t row, uint64_t act)
 {
 	if (b->row == row) {
 		d->stats.row_hits++;
