@@ -37,8 +37,9 @@ setup(
             "sgdma._core",
             sources=sources,
             include_dirs=["csrc/include", "csrc/vboard"],
-            extra_compile_args=["-std=c11", "-O2", "-fno-semantic-interposition", "-Wall", "-Wextra", "-Wno-missing-field-initializers",
+            extra_compile_args=["-std=c11", "-O3", "-flto=auto", "-fno-semantic-interposition", "-Wall", "-Wextra", "-Wno-missing-field-initializers",
                                 "-Wno-cast-function-type"],
+            extra_link_args=["-flto=auto", "-O3"],
         )
     ]
 )

@@ -132,7 +132,8 @@ static bool wins(const struct vb_ddrc *c, unsigned pa, const struct vb_ddrc_req 
 
 /* The request gets the data bus: into the DRAM (nondecreasing issue times),
  * counted for its port. */
-static uint64_t grant(struct vb_ddrc *c, unsigned port, const struct vb_ddrc_req *r, uint64_t *t_done)
+static inline __attribute__((always_inline)) uint64_t grant(struct vb_ddrc *c, unsigned port, const struct vb_ddrc_req *r,
+							 uint64_t *t_done)
 {
 	struct vb_ddrc_port_stats *s = &c->stats[port];
 	const uint64_t g = max64(r->t, c->dram->bus_free), wait = g - r->t;
@@ -208,14 +209,14 @@ static void hold_in_order(struct vb_ddrc *c, uint64_t started)
 		vb_cpuload_stall(c->load, c->started[c->n_started % depth]);
 }
 
-uint64_t vb_ddrc_request(struct vb_ddrc *c, enum vb_ddrc_port port, uint64_t t_arrive, uint64_t addr, uint32_t len,
-			 bool write, uint64_t *t_done)
+/* A request while the lazy CPU load runs: its requests due first. */
+static __attribute__((noinline)) uint64_t request_with_load(struct vb_ddrc *c, enum vb_ddrc_port port,
+							    const struct vb_ddrc_req *rq, uint64_t *t_done)
 {
-	const struct vb_ddrc_req r = { t_arrive, addr, len, write };
+	const struct vb_ddrc_req r = *rq;
+	const uint64_t t_arrive = r.t;
 	struct vb_ddrc_req h;
 
-	if (!c->load->period_ps)                      /* fast path: no lazy master */
-		return grant(c, port, &r, t_done);
 	if (!c->p.scheme) {                          /* in order: the load's earlier requests first */
 		while (vb_cpuload_take(c->load, t_arrive, &h))
 			hold_in_order(c, grant(c, VB_PORT_CPU, &h, NULL));
@@ -243,4 +244,14 @@ uint64_t vb_ddrc_request(struct vb_ddrc *c, enum vb_ddrc_port port, uint64_t t_a
 		grant_queued(c);
 	}
 	return grant(c, port, &r, t_done);
+}
+
+uint64_t vb_ddrc_request(struct vb_ddrc *c, enum vb_ddrc_port port, uint64_t t_arrive, uint64_t addr, uint32_t len,
+			 bool write, uint64_t *t_done)
+{
+	const struct vb_ddrc_req r = { t_arrive, addr, len, write };
+
+	if (!c->load->period_ps)                      /* fast path: no lazy master */
+		return grant(c, port, &r, t_done);
+	return request_with_load(c, port, &r, t_done);
 }

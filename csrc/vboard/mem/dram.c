@@ -227,11 +227,9 @@ static inline void settle_bank(struct vb_dram *d, unsigned bk)
 	const struct vb_dram_owed *o = &d->owed;
 
 	if (o->on) {
-		const uint64_t j = (bk - o->c0) & d->bank_mask;
-		const uint64_t jl = j + (((o->nch - 1 - j) >> d->bank_shift) << d->bank_shift);
-		const uint64_t lb = min64(o->p1, ((o->c0 + jl + 1) << d->chunk_shift) - 1);
+		const uint64_t k = (o->last_c - bk) & d->bank_mask;   /* chunks from the bank's last to the last */
 		struct vb_dram_bank *b = &d->bank[bk];
-		b->t_pre_ok = max64(b->t_pre_ok, o->base + (lb - o->p0) * d->t_burst + o->pre);
+		b->t_pre_ok = max64(b->t_pre_ok, k ? o->full - k * o->step : o->at_last);
 	}
 }
 
@@ -272,7 +270,8 @@ static inline uint64_t cas_time(struct vb_dram *d, unsigned bk, unsigned g, uint
 
 /* Commit the piece's row: a hit counts; a miss or conflict opens `row` with
  * its ACT at act and books the ACT-to-ACT windows. */
-static inline void open_row(struct vb_dram *d, struct vb_dram_bank *b, unsigned g, uint64_t row, uint64_t act)
+static inline __attribute__((always_inline)) void open_row(struct vb_dram *d, struct vb_dram_bank *b, unsigned g,
+						     uint64_t row, uint64_t act)
 {
 	if (b->row == row) {
 		d->stats.row_hits++;
@@ -313,8 +312,8 @@ static void bus_after(struct vb_dram *d, uint64_t end, bool write)
 /* The common small request: one chunk, so one bank and one piece (a BD
  * fetch, a STATUS write, a burst inside one interleave unit).  The same
  * arithmetic as portion()'s loop and commit for nch = 1, without the loops. */
-static uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1, bool write,
-				 struct portion *out)
+static inline __attribute__((always_inline)) uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0,
+								    uint64_t p1, bool write, struct portion *out)
 {
 	const uint64_t tb = d->t_burst, lat = write ? d->t_cwl : d->t_cl, ref = d->ref_start;
 	const uint64_t n = p1 - p0 + 1, row = p0 >> d->stripe_shift;
@@ -357,7 +356,8 @@ static uint64_t portion_one_bank(struct vb_dram *d, uint64_t ta, uint64_t p0, ui
  * Each piece of the first lap may push the whole portion back (its bank's
  * CAS, its group's tCCD_L); later laps find their banks ready.
  */
-static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1, bool write, struct portion *out)
+static inline __attribute__((always_inline)) uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1,
+							   bool write, struct portion *out)
 {
 	const uint64_t tb = d->t_burst, lat = write ? d->t_cwl : d->t_cl, ref = d->ref_start;
 	const unsigned cs = d->chunk_shift, gmask = d->group_mask;
@@ -371,45 +371,113 @@ static uint64_t portion(struct vb_dram *d, uint64_t ta, uint64_t p0, uint64_t p1
 	const uint64_t base0 = max64(d->bus_free, write ? d->wr_data_ok : d->rd_data_ok);
 	uint64_t base = base0;
 
-	if (SHORTCUTS && d->urow == row && (!d->off || (nch >= 2 * (uint64_t)d->n_banks && !(d->off & (d->off - 1)))) &&
-	    (ta >= d->cas_ok_max || d->cas_ok_max + lat <= base0)) {
-		/* Every bank has the row open - but at most one, when the portion
-		 * covers every bank - and its tRCD is behind the request (or behind
-		 * the bus: that bound is in base0 already), so a piece waits only
-		 * for the request (ta) and its group's tCCD_L: a later piece of a
-		 * group has its first piece's bound and starts later, so only the
-		 * first piece of each group can push the portion back.  The bank
-		 * without the row (a BD access opened another) takes its ACT as in
-		 * the loop below: no other piece moves the ACT windows it waits for. */
-		unsigned bk_off = 0, g_off = 0;
-		uint64_t act = 0, t0;
+	if (SHORTCUTS && d->urow == row && (ta >= d->cas_ok_max || d->cas_ok_max + lat <= base0)) {
+		/* Every bank has the row open but those in `off` (BD reads and
+		 * STATUS writes opened other rows there), and the open rows' tRCD
+		 * is behind the request (or behind the bus: that bound is in base0
+		 * already).  A hit piece then waits only for the request (ta) and
+		 * its group's tCCD_L: a later hit piece of a group has its first
+		 * piece's bound and starts later, so only the first piece of each
+		 * group and the reopened banks can push the portion back.  The
+		 * reopened banks take their ACTs in piece order exactly as the loop
+		 * below does (hits move no ACT window), on a copy of the windows
+		 * until the portion is known to end before the refresh window. */
+		const unsigned nb = d->n_banks, npg = gmask + 1 < lap ? gmask + 1 : lap;
+		uint64_t oneed[VB_DRAM_MAX_BANKS], oact[VB_DRAM_MAX_BANKS], t0;
+		uint32_t offs = 0;                /* the reopened banks this portion touches, bit j: piece j */
+		unsigned bk1 = 0;                 /* ... when it is one bank, and its ACT */
+		uint64_t act1 = 0;
 
-		npb = gmask + 1 < lap ? gmask + 1 : lap;
-		for (unsigned j = 0; j < npb; j++) {
-			const uint64_t k = j ? j * kstep - koff : 0;
+		if (d->off) {
+			const unsigned sh = (unsigned)c0 & d->bank_mask;
+			offs = ((d->off >> sh) | (d->off << ((nb - sh) & 31))) & (nb == 32 ? UINT32_MAX : (1u << nb) - 1);
+			if (lap < nb)
+				offs &= (1u << lap) - 1;
+		}
+
+		base = max64(base0, max64(ta, d->cas_ok_group[(unsigned)c0 & gmask]) + lat);
+		t0 = pbase[0] = base;
+		for (unsigned j = 1; j < npg; j++) {
+			const uint64_t k = j * kstep - koff;
 			const uint64_t need = max64(ta, d->cas_ok_group[(unsigned)(c0 + j) & gmask]) + lat;
 			if (base + k * tb < need)
 				base = need - k * tb;
 			pbase[j] = base;
 		}
-		t0 = pbase[0];
-		if (d->off) {
-			const unsigned j = (unsigned)((uint64_t)(bk_off = (unsigned)__builtin_ctz(d->off)) - c0) &
-					   d->bank_mask;
+		if (offs && !(offs & (offs - 1))) {
+			/* one reopened bank: no other piece moves the ACT windows it waits for */
+			const unsigned j = (unsigned)__builtin_ctz(offs);
 			const uint64_t k = j ? j * kstep - koff : 0;
-			const uint64_t need = cas_time(d, bk_off, g_off = bk_off & gmask, row, ta, &act) + lat;
+			uint64_t need;
+
+			bk1 = (unsigned)(c0 + j) & d->bank_mask;
+			need = cas_time(d, bk1, bk1 & gmask, row, ta, &act1) + lat;
+			oneed[j] = need;
 			if (base + k * tb < need)
 				base = need - k * tb;
 			if (!j)   /* piece 0's own bound, not the hit formula's */
 				t0 = max64(base0, need);
+		} else if (offs) {
+			uint64_t any = d->act_ok_any, grp[VB_DRAM_MAX_GROUPS], faw[4];
+			unsigned fi = d->faw_i;
+
+			for (unsigned g = 0; g <= gmask; g++)
+				grp[g] = d->act_ok_group[g];
+			memcpy(faw, d->faw, sizeof(faw));
+			for (uint32_t m = offs; m; m &= m - 1) {
+				const unsigned j = (unsigned)__builtin_ctz(m), bk = (unsigned)(c0 + j) & d->bank_mask;
+				const unsigned g = bk & gmask;
+				const struct vb_dram_bank *b = &d->bank[bk];
+				const uint64_t k = j ? j * kstep - koff : 0;
+				uint64_t a, need;
+
+				if (b->row == NO_ROW) {
+					a = max64(ta, b->t_act_ok);
+				} else {
+					settle_bank(d, bk);
+					a = max64(ta, b->t_pre_ok) + d->t_rp;
+				}
+				a = max64(max64(a, any), max64(grp[g], faw[fi]));
+				any = a + d->t_rrd_s;
+				grp[g] = a + d->t_rrd_l;
+				faw[fi] = a + d->t_faw;
+				fi = (fi + 1) & 3;
+				need = max64(a + d->t_rcd, d->cas_ok_group[g]) + lat;
+				oact[j] = a;
+				oneed[j] = need;
+				if (base + k * tb < need)
+					base = need - k * tb;
+				if (!j)   /* piece 0's own bound, not the hit formula's */
+					t0 = max64(base0, need);
+			}
 		}
 		if (base + n * tb <= ref) {       /* no window: the loop below would take the same steps */
 			out->t0 = t0;
-			if (d->off) {
-				open_row(d, &d->bank[bk_off], g_off, row, act);
-				d->stats.row_hits += lap - 1;
+			d->stats.row_hits += lap;
+			if (offs && !(offs & (offs - 1))) {
+				d->stats.row_hits--;
+				open_row(d, &d->bank[bk1], bk1 & gmask, row, act1);
+			} else for (uint32_t m = offs; m; m &= m - 1) {
+				const unsigned j = (unsigned)__builtin_ctz(m), bk = (unsigned)(c0 + j) & d->bank_mask;
+				d->stats.row_hits--;
+				open_row(d, &d->bank[bk], bk & gmask, row, oact[j]);
+			}
+			if (nch >= 2 * (uint64_t)nb || (nch >= nb && t0 == base)) {
+				npb = 0;                  /* every bound below reads the final base */
 			} else {
-				d->stats.row_hits += lap;
+				/* pbase[j]: the base once piece j is placed (a prefix maximum) */
+				uint64_t run = base0;
+				for (unsigned j = 0; j < lap; j++) {
+					if (offs >> j & 1) {
+						const uint64_t k = j ? j * kstep - koff : 0;
+						if (run + k * tb < oneed[j])
+							run = oneed[j] - k * tb;
+					}
+					if (j < npg && pbase[j] > run)
+						run = pbase[j];
+					pbase[j] = run;
+				}
+				npb = lap;
 			}
 			goto commit;
 		}
@@ -466,12 +534,29 @@ commit:
 	{
 		const uint64_t pre = write ? tb + d->t_wr : d->t_rtp - lat;
 
-		if (SHORTCUTS && nch >= 2 * (uint64_t)d->n_banks) {
-			/* every bank's last piece is in a later lap: owed, from base alone */
+		if (SHORTCUTS && (nch >= 2 * (uint64_t)d->n_banks ||
+				  (nch >= d->n_banks && (!npb || pbase[0] == base)))) {
+			/* Every bank's last piece is in a later lap, or every bank has a
+			 * piece and none moved the portion after the first: each bank's
+			 * bound follows from base alone, so it is owed. */
 			if (d->owed.on && d->owed.write != write)
 				settle_all(d);
-			d->owed = (struct vb_dram_owed){ .on = true, .write = write, .base = base, .p0 = p0, .p1 = p1,
-							 .c0 = c0, .nch = nch, .pre = pre };
+			/* chunk i < nch - 1 ends (i + 1) chunks into the portion, the last at n */
+			d->owed = (struct vb_dram_owed){ .on = true, .write = write, .last_c = c0 + nch - 1,
+							 .at_last = base + (n - 1) * tb + pre,
+							 .full = base + (nch * kstep - koff - 1) * tb + pre,
+							 .step = kstep * tb };
+		} else if (SHORTCUTS && nch <= d->n_banks) {
+			/* one lap (every piece placed, npb = lap): piece j is its bank's
+			 * last, ending (j + 1) chunks into the portion, the last at n */
+			const unsigned m = d->bank_mask;
+			const uint64_t step = kstep * tb;
+			uint64_t at = (kstep - koff - 1) * tb + pre;
+			unsigned bk = (unsigned)c0 & m;
+
+			for (unsigned j = 0; j + 1 < lap; j++, at += step, bk = (bk + 1) & m)
+				d->bank[bk].t_pre_ok = max64(d->bank[bk].t_pre_ok, pbase[j] + at);
+			d->bank[bk].t_pre_ok = max64(d->bank[bk].t_pre_ok, pbase[lap - 1] + (n - 1) * tb + pre);
 		} else {
 			for (unsigned j = 0; j < lap; j++) {
 				const uint64_t jl = j + (((nch - 1 - j) >> d->bank_shift) << d->bank_shift);
@@ -482,10 +567,22 @@ commit:
 			}
 		}
 	}
-	for (uint64_t i = nch > (uint64_t)gmask + 1 ? nch - gmask - 1 : 0; i < nch; i++) {
-		const uint64_t lb = min64(p1, ((c0 + i + 1) << cs) - 1);
-		const uint64_t t = (i < npb ? pbase[i] : base) + (lb - p0) * tb;
-		d->cas_ok_group[(unsigned)(c0 + i) & gmask] = t - lat + d->t_ccd_l;
+	if (SHORTCUTS && nch - 1 >= (uint64_t)npb + gmask) {
+		/* each group's last piece reads the final base: piece i's last burst
+		 * is (i + 1) chunks into the portion, the last piece's at n */
+		const uint64_t i0 = nch - 1 - gmask, step = kstep * tb, ccd = d->t_ccd_l - lat;
+		uint64_t at = base + ((i0 + 1) * kstep - koff - 1) * tb + ccd;
+		unsigned g = (unsigned)(c0 + i0) & gmask;
+
+		for (unsigned i = 0; i < gmask; i++, at += step, g = (g + 1) & gmask)
+			d->cas_ok_group[g] = at;
+		d->cas_ok_group[g] = base + (n - 1) * tb + ccd;
+	} else {
+		for (uint64_t i = nch > (uint64_t)gmask + 1 ? nch - gmask - 1 : 0; i < nch; i++) {
+			const uint64_t lb = min64(p1, ((c0 + i + 1) << cs) - 1);
+			const uint64_t t = (i < npb ? pbase[i] : base) + (lb - p0) * tb;
+			d->cas_ok_group[(unsigned)(c0 + i) & gmask] = t - lat + d->t_ccd_l;
+		}
 	}
 	bus_after(d, base + n * tb, write);
 	out->t_end = d->bus_free;
@@ -494,10 +591,65 @@ commit:
 
 /* ---- requests ------------------------------------------------------------- */
 
+/* A refresh window cut the request: it waits for the window's end, when
+ * every row is closed.  Returns the time the request goes on from. */
+static uint64_t wait_window(struct vb_dram *d, uint64_t t)
+{
+	d->stats.refresh_stalls++;
+	d->stats.refresh_stall_ps += d->ref_end - max64(t, d->ref_start);
+	t = max64(t, d->ref_end);
+	close_all(d, d->ref_end);
+	d->last_ref_start = d->ref_start;
+	d->last_ref_end = d->ref_end;
+	d->ref_start += d->t_refi;
+	d->ref_end = d->ref_start + d->t_rfc;
+	return t;
+}
+
+/* Bursts pos..last of a request, row stripe by row stripe, from t on; first
+ * and end so far (first = VB_DRAM_NO_TIME: nothing transferred yet). */
+static __attribute__((noinline)) uint64_t span(struct vb_dram *d, uint64_t t, uint64_t pos, uint64_t last,
+					       bool write, uint64_t first, uint64_t end, uint64_t *t_done_ps)
+{
+	while (pos <= last) {
+		const uint64_t pend = min64(last, (((pos >> d->stripe_shift) + 1) << d->stripe_shift) - 1);
+		struct portion o = { .t0 = VB_DRAM_NO_TIME };
+		uint64_t done = (pos >> d->chunk_shift) == (pend >> d->chunk_shift) ?
+				portion_one_bank(d, t, pos, pend, write, &o) : portion(d, t, pos, pend, write, &o);
+
+		if (done) {
+			if (first == VB_DRAM_NO_TIME)
+				first = o.t0;
+			end = o.t_end;
+		}
+		pos += done;
+		if (pos <= pend)
+			t = wait_window(d, t);
+	}
+	if (t_done_ps)
+		*t_done_ps = end + d->t_ctrl;
+	return first + d->t_ctrl;
+}
+
+/* The request's bursts pos..last went to one portion, which transferred
+ * `done` of them: the answer, or the rest after the refresh window. */
+static inline __attribute__((always_inline)) uint64_t served(struct vb_dram *d, uint64_t t, uint64_t pos,
+							     uint64_t last, bool write, uint64_t done,
+							     const struct portion *o, uint64_t *t_done_ps)
+{
+	if (done == last - pos + 1) {
+		if (t_done_ps)
+			*t_done_ps = o->t_end + d->t_ctrl;
+		return o->t0 + d->t_ctrl;
+	}
+	return span(d, wait_window(d, t), pos + done, last, write, done ? o->t0 : VB_DRAM_NO_TIME,
+		    done ? o->t_end : t, t_done_ps);
+}
+
 uint64_t vb_dram_access(struct vb_dram *d, uint64_t t_arrive_ps, uint64_t addr, uint32_t len, bool write,
 			uint64_t *t_done_ps)
 {
-	uint64_t t = t_arrive_ps, pos, last, first = VB_DRAM_NO_TIME, end;
+	uint64_t t = t_arrive_ps, pos, last;
 
 	assert(t >= d->last_arrive && "vb_dram_access: arrival times must be nondecreasing");
 	if (t < d->last_arrive)
@@ -522,32 +674,15 @@ uint64_t vb_dram_access(struct vb_dram *d, uint64_t t_arrive_ps, uint64_t addr, 
 
 	pos = addr >> d->burst_shift;
 	last = (addr + len - 1) >> d->burst_shift;
-	end = t;
-	while (pos <= last) {
-		const uint64_t pend = min64(last, (((pos >> d->stripe_shift) + 1) << d->stripe_shift) - 1);
-		struct portion o;
-		uint64_t done = (pos >> d->chunk_shift) == (pend >> d->chunk_shift) ?
-				portion_one_bank(d, t, pos, pend, write, &o) : portion(d, t, pos, pend, write, &o);
-
-		if (done) {
-			if (first == VB_DRAM_NO_TIME)
-				first = o.t0;
-			end = o.t_end;
-		}
-		pos += done;
-		if (pos <= pend) {
-			/* A refresh window: wait for its end; every row is closed then. */
-			d->stats.refresh_stalls++;
-			d->stats.refresh_stall_ps += d->ref_end - max64(t, d->ref_start);
-			t = max64(t, d->ref_end);
-			close_all(d, d->ref_end);
-			d->last_ref_start = d->ref_start;
-			d->last_ref_end = d->ref_end;
-			d->ref_start += d->t_refi;
-			d->ref_end = d->ref_start + d->t_rfc;
-		}
+	if ((pos >> d->chunk_shift) == (last >> d->chunk_shift)) {
+		/* one chunk (one bank, one stripe): a BD read, a STATUS or RTIO write */
+		struct portion o = { .t0 = VB_DRAM_NO_TIME };
+		return served(d, t, pos, last, write, portion_one_bank(d, t, pos, last, write, &o), &o, t_done_ps);
 	}
-	if (t_done_ps)
-		*t_done_ps = end + d->t_ctrl;
-	return first + d->t_ctrl;
+	if ((pos >> d->stripe_shift) == (last >> d->stripe_shift)) {
+		/* one row stripe: a data burst */
+		struct portion o = { .t0 = VB_DRAM_NO_TIME };
+		return served(d, t, pos, last, write, portion(d, t, pos, last, write, &o), &o, t_done_ps);
+	}
+	return span(d, t, pos, last, write, VB_DRAM_NO_TIME, t, t_done_ps);
 }

@@ -138,10 +138,12 @@ struct vb_dram_bank {
 	uint64_t t_pre_ok;           /* ACT + tRAS, last read CAS + tRTP, last write data end + tWR */
 };
 
-/* PRE bounds a long portion owes its banks, applied when read (dram.c). */
+/* PRE bounds a long portion owes its banks, applied when read (dram.c): the
+ * bank of chunk last_c gets at_last, a bank whose last chunk is k chunks
+ * before it gets full - k * step. */
 struct vb_dram_owed {
 	bool on, write;
-	uint64_t base, p0, p1, c0, nch, pre;
+	uint64_t last_c, at_last, full, step;
 };
 
 struct vb_dram {

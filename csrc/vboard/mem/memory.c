@@ -88,15 +88,10 @@ void vb_memory_fini(struct vb_memory *mem)
 	mem->n_mem = 0;
 }
 
-static inline bool region_holds(const struct vb_mem_region *m, uint64_t addr, uint64_t len)
-{
-	return addr >= m->r.base && len <= m->r.size && addr - m->r.base <= m->r.size - len;
-}
-
-static struct vb_mem_region *find_slow(struct vb_memory *mem, uint64_t addr, uint64_t len)
+struct vb_mem_region *vb_memory_find_slow(struct vb_memory *mem, uint64_t addr, uint64_t len)
 {
 	for (unsigned i = 0; i < mem->n_mem; i++) {
-		if (region_holds(&mem->mem[i], addr, len)) {
+		if (vb_region_holds(&mem->mem[i], addr, len)) {
 			mem->mem_hit = i;
 			return &mem->mem[i];
 		}
@@ -104,20 +99,9 @@ static struct vb_mem_region *find_slow(struct vb_memory *mem, uint64_t addr, uin
 	return NULL;
 }
 
-/* Regions do not overlap, so the one the last lookup found is tried first
- * (a DMA walks one buffer and one ring). */
-static inline struct vb_mem_region *find(struct vb_memory *mem, uint64_t addr, uint64_t len)
-{
-	struct vb_mem_region *m = &mem->mem[mem->mem_hit];
-
-	if (mem->mem_hit < mem->n_mem && region_holds(m, addr, len))
-		return m;
-	return find_slow(mem, addr, len);
-}
-
 void *vb_memory_ptr(struct vb_memory *mem, uint64_t addr, uint64_t len)
 {
-	struct vb_mem_region *m = find(mem, addr, len ? len : 1);
+	struct vb_mem_region *m = vb_memory_find(mem, addr, len ? len : 1);
 	return m ? m->host + (addr - m->r.base) : NULL;
 }
 
@@ -182,26 +166,4 @@ int vb_memory_inject_slverr(struct vb_memory *mem, uint64_t base, uint64_t size)
 	mem->faults[mem->n_faults].size = size;
 	mem->n_faults++;
 	return 0;
-}
-
-/* A DMA master's view: DECERR where nothing is mapped (the interconnect
- * decodes no slave), SLVERR where a fault was injected. */
-enum vb_access vb_dma_access(struct vb_memory *mem, uint64_t addr, uint64_t len, uint8_t **host)
-{
-	struct vb_mem_region *m;
-
-	if (len == 0)
-		len = 1;
-	if (addr > mem->addr_mask || len - 1 > mem->addr_mask - addr)
-		return VB_ACC_DECERR;
-	m = find(mem, addr, len);
-	if (!m)
-		return VB_ACC_DECERR;
-	for (unsigned i = 0; i < mem->n_faults; i++) {
-		const struct vb_fault *f = &mem->faults[i];
-		if (addr < f->base + f->size && f->base < addr + len)
-			return VB_ACC_SLVERR;
-	}
-	*host = m->host + (addr - m->r.base);
-	return VB_ACC_OK;
 }

@@ -45,7 +45,46 @@ uint64_t vb_memory_addr(const struct vb_memory *mem, const void *host);
 int vb_memory_zero(struct vb_memory *mem, uint64_t addr, uint64_t len);
 int vb_memory_map_file(struct vb_memory *mem, uint64_t addr, uint64_t size, int fd, char *err, size_t errlen);
 int vb_memory_inject_slverr(struct vb_memory *mem, uint64_t base, uint64_t size);
-enum vb_access vb_dma_access(struct vb_memory *mem, uint64_t addr, uint64_t len, uint8_t **host);
+struct vb_mem_region *vb_memory_find_slow(struct vb_memory *mem, uint64_t addr, uint64_t len);
+
+static inline bool vb_region_holds(const struct vb_mem_region *m, uint64_t addr, uint64_t len)
+{
+	return addr >= m->r.base && len <= m->r.size && addr - m->r.base <= m->r.size - len;
+}
+
+/* The region holding [addr, addr + len), or NULL.  Regions do not overlap, so
+ * the one the last lookup found is tried first (a DMA walks one buffer and one
+ * ring); inline, as the DMA looks up every BD and buffer. */
+static inline struct vb_mem_region *vb_memory_find(struct vb_memory *mem, uint64_t addr, uint64_t len)
+{
+	struct vb_mem_region *m = &mem->mem[mem->mem_hit];
+
+	if (mem->mem_hit < mem->n_mem && vb_region_holds(m, addr, len))
+		return m;
+	return vb_memory_find_slow(mem, addr, len);
+}
+
+/* A DMA master's view: DECERR where nothing is mapped (the interconnect
+ * decodes no slave), SLVERR where a fault was injected. */
+static inline enum vb_access vb_dma_access(struct vb_memory *mem, uint64_t addr, uint64_t len, uint8_t **host)
+{
+	struct vb_mem_region *m;
+
+	if (len == 0)
+		len = 1;
+	if (addr > mem->addr_mask || len - 1 > mem->addr_mask - addr)
+		return VB_ACC_DECERR;
+	m = vb_memory_find(mem, addr, len);
+	if (!m)
+		return VB_ACC_DECERR;
+	for (unsigned i = 0; i < mem->n_faults; i++) {
+		const struct vb_fault *f = &mem->faults[i];
+		if (addr < f->base + f->size && f->base < addr + len)
+			return VB_ACC_SLVERR;
+	}
+	*host = m->host + (addr - m->r.base);
+	return VB_ACC_OK;
+}
 
 #pragma GCC visibility pop
 
