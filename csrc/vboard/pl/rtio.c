@@ -14,8 +14,6 @@
 #include "base/grow.h"
 #include "pl/rtio.h"
 
-static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-
 static void resume(struct vb_rtio *r, enum rtio_src src, uint32_t st, uint64_t t)
 {
 	r->src_status[src] = st;
@@ -68,6 +66,8 @@ static int earliest_lane(struct vb_rtio *r)
 		return r->early;
 	r->early = scan_earliest(r);
 	r->early_ok = true;
+	if (r->early >= 0)
+		r->early_ps = rtio_emit_ps(r, r->lane[r->early].q[r->lane[r->early].head].ts);
 	return r->early;
 }
 
@@ -87,7 +87,7 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 		if (ev->addr != RTIO_TTL_ADDR_LEVEL || r->in.loops)
 			rtio_in_output(r, ev);   /* gates and loopback act when the event leaves */
 	}
-	l->head = (l->head + 1) % r->p.fifo_depth;
+	l->head = rtio_wrap(l->head + 1, r->p.fifo_depth);
 	l->count--;
 	r->early_ok = false;
 	if (r->pend && r->pend_lane == li) {
@@ -106,8 +106,7 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 
 static uint64_t core_next(struct vb_rtio *r)
 {
-	int li = earliest_lane(r);
-	return li < 0 ? VB_NO_TIME : rtio_emit_ps(r, r->lane[li].q[r->lane[li].head].ts);
+	return earliest_lane(r) < 0 ? VB_NO_TIME : r->early_ps;
 }
 
 /* ---- CSR window ------------------------------------------------------------------ */
@@ -339,8 +338,8 @@ static void ops_step(void *dev, uint64_t t)
 		rtio_reg_write(r, off, v, ta);
 		moved = true;
 	}
-	while ((li = earliest_lane(r)) >= 0 && rtio_emit_ps(r, r->lane[li].q[r->lane[li].head].ts) <= t) {
-		emit(r, (unsigned)li, max64(t, rtio_emit_ps(r, r->lane[li].q[r->lane[li].head].ts)));
+	while ((li = earliest_lane(r)) >= 0 && r->early_ps <= t) {
+		emit(r, (unsigned)li, t);
 		moved = true;
 	}
 	if ((moved ? in_next(r) : r->nx_in) <= t) {   /* pins after the gates that left at t */

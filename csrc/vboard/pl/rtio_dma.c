@@ -71,7 +71,7 @@ static void issue(struct vb_rtio *r, uint64_t t)
 		d->rd_next += r->p.dma_burst_bytes;
 		d->burst_end[i] = d->rd_next;
 		d->bn++;
-		d->ar_free = at + rtio_ps_of_cycles(r, 1);   /* one address per cycle */
+		d->ar_free = at + rtio_ps_of(r, 1);   /* one address per cycle */
 	}
 }
 
@@ -162,10 +162,10 @@ static void one_record(struct vb_rtio *r, uint32_t len, uint64_t t)
 	d->records++;
 	if (d->error) {
 		d->dropped++;   /* acknowledged and dropped until software clears the error */
-		d->t_free = t + rtio_ps_of_cycles(r, in_cycles > 2 ? in_cycles : 2);   /* IDLE acks, then the bubble */
+		d->t_free = t + rtio_ps_of(r, in_cycles > 2 ? in_cycles : 2);   /* IDLE acks, then the bubble */
 		return;
 	}
-	d->t_free = t + rtio_ps_of_cycles(r, in_cycles > cri_cycles ? in_cycles : cri_cycles);
+	d->t_free = t + rtio_ps_of(r, in_cycles > cri_cycles ? in_cycles : cri_cycles);
 	st = rtio_cri_write(r, RTIO_SRC_DMA, &ev, t);
 	if (st == RTIO_O_STATUS_WAIT) {
 		d->waiting = true;
@@ -183,7 +183,7 @@ void rtio_dma_resume(struct vb_rtio *r, uint32_t st, uint64_t t)
 {
 	struct rtio_dma *d = &r->dma;
 	d->waiting = false;
-	d->t_free = max64(d->t_free, rtio_next_edge(r, t) + rtio_ps_of_cycles(r, 1));
+	d->t_free = max64(d->t_free, rtio_next_edge(r, t) + rtio_ps_of(r, 1));
 	if (st) {
 		d->error = RTIO_DMA_ERROR_UNDERFLOW;
 		d->err_chan = r->pend_ev.chan;
@@ -238,12 +238,12 @@ void rtio_dma_step(struct vb_rtio *r, uint64_t t)
 		}
 		if (len == RTIO_END_MARKER) {
 			d->phase = DMA_FLUSH;   /* drain the reader's in-flight bursts */
-			d->t_free = t + rtio_ps_of_cycles(r, 1);
+			d->t_free = t + rtio_ps_of(r, 1);
 			break;
 		}
 		one_record(r, len, t);
 		issue(r, t);
 	}
 	if (d->phase == DMA_FLUSH && !d->bn && d->t_free <= t)
-		finish(r, t + rtio_ps_of_cycles(r, 2));   /* WAIT_EOP, WAIT_CRI_MASTER */
+		finish(r, t + rtio_ps_of(r, 2));   /* WAIT_EOP, WAIT_CRI_MASTER */
 }

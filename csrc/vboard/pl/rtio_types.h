@@ -67,6 +67,7 @@ struct rtio_analyzer {
 	unsigned fh, fn;
 	uint64_t w_free;          /* writer's W channel free at */
 	uint64_t out_done[RTIO_AN_OUT];
+	uint64_t done_max;        /* the latest completion issued: the last outstanding write's, while any is */
 	unsigned oh, on;
 	uint64_t messages, lost;
 };
@@ -146,6 +147,7 @@ struct vb_rtio {
 	/* the lane whose head goes out first (-1: all empty), cached between pops when fast */
 	bool fast, early_ok;
 	int early;
+	uint64_t early_ps;        /* that head's output time (valid with early_ok) */
 	/* the engines' next-event times as ops_next found them, for the ops_step that follows (fast only) */
 	bool nx_ok;
 	uint64_t nx_dma, nx_acp, nx_wf, nx_an, nx_in;
@@ -189,6 +191,12 @@ static inline uint64_t rtio_ps_of_cycles(const struct vb_rtio *r, double cycles)
 {
 	return (uint64_t)(cycles * (double)r->coarse_ps + 0.5);
 }
+
+/* Whole cycles: the same value as rtio_ps_of_cycles (exact in a double below 2^53 ps) without the conversions. */
+static inline uint64_t rtio_ps_of(const struct vb_rtio *r, uint64_t cycles) { return cycles * r->coarse_ps; }
+
+/* Ring index i + 1 (or i + n, n < size) without a division. */
+static inline unsigned rtio_wrap(unsigned i, unsigned size) { return i >= size ? i - size : i; }
 
 /* The first RTIO clock edge at or after t. */
 static inline uint64_t rtio_next_edge(const struct vb_rtio *r, uint64_t t_ps)
