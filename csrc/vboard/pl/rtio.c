@@ -13,6 +13,12 @@
 
 #include "base/grow.h"
 #include "pl/rtio.h"
+#include "pl/rtio_acpki.h"
+#include "pl/rtio_analyzer.h"
+#include "pl/rtio_dma.h"
+#include "pl/rtio_input.h"
+#include "pl/rtio_sed.h"
+#include "pl/rtio_wfifo.h"
 
 static void resume(struct vb_rtio *r, enum rtio_src src, uint32_t st, uint64_t t)
 {

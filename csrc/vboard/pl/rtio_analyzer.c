@@ -9,7 +9,8 @@
  */
 #include <string.h>
 
-#include "pl/rtio_types.h"
+#include "pl/rtio_analyzer.h"
+#include "pl/rtio_mem.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 

@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pl/rtio_types.h"
+#include "pl/rtio_dma.h"
+#include "pl/rtio_mem.h"
+#include "pl/rtio_sed.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 

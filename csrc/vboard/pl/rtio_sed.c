@@ -10,7 +10,8 @@
  */
 #include <stdio.h>
 
-#include "pl/rtio_types.h"
+#include "pl/rtio_analyzer.h"
+#include "pl/rtio_sed.h"
 
 static bool lane_full(const struct vb_rtio *r, const struct rtio_lane *l) { return l->count >= r->p.fifo_depth; }
 
