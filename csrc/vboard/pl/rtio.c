@@ -58,9 +58,11 @@ static void log_edge(struct vb_rtio *r, const struct rtio_event *ev)
 static int scan_earliest(const struct vb_rtio *r)
 {
 	int best = -1;
-	for (unsigned i = 0; i < r->p.lanes; i++) {
+	/* the non-empty lanes in index order (ties go to the lower index) */
+	for (uint32_t m = r->lane_mask; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
 		const struct rtio_lane *l = &r->lane[i];
-		if (l->count && (best < 0 || l->q[l->head].ts < r->lane[best].q[r->lane[best].head].ts))
+		if (best < 0 || l->q[l->head].ts < r->lane[best].q[r->lane[best].head].ts)
 			best = (int)i;
 	}
 	return best;
@@ -94,7 +96,8 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 			rtio_in_output(r, ev);   /* gates and loopback act when the event leaves */
 	}
 	l->head = rtio_wrap(l->head + 1, r->p.fifo_depth);
-	l->count--;
+	if (--l->count == 0)
+		r->lane_mask &= ~(1u << li);
 	r->early_ok = false;
 	if (r->pend && r->pend_lane == li) {
 		/* the held write goes in now (or underflows, if it waited too long) */
@@ -269,6 +272,7 @@ static void ops_reset(void *dev)
 		r->lane[i].head = r->lane[i].count = 0;
 		r->lane[i].last_coarse = INT64_MIN;
 	}
+	r->lane_mask = 0;
 	for (unsigned c = 0; c < r->nchan; c++)
 		r->chan_last[c] = INT64_MIN;
 	r->cur_lane = 0;

@@ -33,6 +33,7 @@ void rtio_dma_start(struct vb_rtio *r, uint64_t t)
 {
 	struct rtio_dma *d = &r->dma;
 	t = rtio_next_edge(r, t);
+	d->nx_ok = false;
 	d->phase = DMA_FLOWING;
 	d->bus_error = false;   /* sticky until the next run */
 	d->rd_next = d->rec_addr = d->avail_end = d->base & ~(uint64_t)(r->p.dma_burst_bytes - 1);
@@ -184,6 +185,7 @@ static void one_record(struct vb_rtio *r, uint32_t len, uint64_t t)
 void rtio_dma_resume(struct vb_rtio *r, uint32_t st, uint64_t t)
 {
 	struct rtio_dma *d = &r->dma;
+	d->nx_ok = false;
 	d->waiting = false;
 	d->t_free = max64(d->t_free, rtio_next_edge(r, t) + rtio_ps_of(r, 1));
 	if (st) {
@@ -194,7 +196,21 @@ void rtio_dma_resume(struct vb_rtio *r, uint32_t st, uint64_t t)
 	}
 }
 
+/* The engine's next event; kept (when the core is fast) until start, step or resume changes what it reads:
+ * its own state and the length byte its cache already holds. */
+static uint64_t dma_next(struct vb_rtio *r);
+
 uint64_t rtio_dma_next(struct vb_rtio *r)
+{
+	struct rtio_dma *d = &r->dma;
+	if (!(r->fast && d->nx_ok)) {
+		d->nx = dma_next(r);
+		d->nx_ok = true;
+	}
+	return d->nx;
+}
+
+static uint64_t dma_next(struct vb_rtio *r)
 {
 	struct rtio_dma *d = &r->dma;
 	uint64_t t = VB_NO_TIME;
@@ -225,6 +241,7 @@ void rtio_dma_step(struct vb_rtio *r, uint64_t t)
 	bool have;
 	uint32_t len;
 
+	d->nx_ok = false;
 	retire(r, t);
 	issue(r, t);
 	while (d->phase == DMA_FLOWING && !d->waiting && d->t_free <= t) {

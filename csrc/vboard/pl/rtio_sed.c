@@ -27,7 +27,8 @@ void rtio_lane_push(struct vb_rtio *r, struct rtio_lane *l, const struct rtio_ev
 		}
 	}
 	l->q[rtio_wrap(l->head + l->count, r->p.fifo_depth)] = *ev;
-	l->count++;
+	if (l->count++ == 0)
+		r->lane_mask |= 1u << (l - r->lane);
 	l->last_coarse = rtio_coarse(r, ev->ts);
 	r->written++;
 }

@@ -58,6 +58,8 @@ struct rtio_dma {
 	bool lc_ok;
 	uint64_t records, dropped, t_start, t_end;
 	uint32_t sl_level;        /* RawSlicer: bytes buffered (it outputs only with a whole max record in) */
+	bool nx_ok;               /* nx holds rtio_dma_next's answer: nothing it reads has changed since */
+	uint64_t nx;
 };
 
 struct rtio_analyzer {
@@ -145,6 +147,7 @@ struct vb_rtio {
 	double mu_ps;
 	unsigned nchan;
 	struct rtio_lane lane[RTIO_MAX_LANES];
+	uint32_t lane_mask;       /* bit i: lane i holds an event (the scan for the earliest visits only these) */
 	unsigned cur_lane;
 	/* the lane whose head goes out first (-1: all empty), cached between pops when fast */
 	bool fast, early_ok;
