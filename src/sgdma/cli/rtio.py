@@ -180,7 +180,7 @@ def demo(board: str, pulses: int, period_ns: float, out_dir: str) -> None:
 
 @rtio.command()
 @click.option("--board", default="zc706", show_default=True, help="board preset with an [rtio] section")
-@click.option("--events", default=1_000_000, show_default=True, type=click.IntRange(1, 1 << 26),
+@click.option("--events", default=1_000_000, show_default=True, type=click.IntRange(1, 1 << 24),
               help="events in the pulse train (alternating on/off on TTL channel 0)")
 @click.option("--interval-mu", default=0, show_default=True, type=click.IntRange(0, 1 << 30),
               help="event spacing in machine units (0: the event DMA's own rate, its densest sustained load)")
