@@ -209,7 +209,8 @@ def playback(board: str, events: int, interval_mu: int, analyzer: bool, fidelity
     rec, _ = P.play(board, pulse_train(events, interval_mu), events * interval_mu, fidelity, analyzer)
     rec["interval_mu"] = interval_mu
     click.echo(f"{rec['records']} records played on {board} ({fidelity}), one every {interval_mu} mu: "
-               f"{rec['edges']} edges, {rec['dropped']} dropped, {rec['underflows']} underflows")
+               f"{rec['edges']} edges, {rec['dropped']} dropped, {rec['underflows']} underflows, "
+               f"{rec['collisions']} collisions, {rec['sequence_errors']} sequence errors")
     click.echo(f"{rec['simulated_s'] * 1e3:.3f} ms simulated in {rec['cpu_s']:.3f} CPU s "
                f"({rec['sim_over_cpu']:.3f}x real time)")
     if rec["fidelity_note"]:
