@@ -534,10 +534,33 @@ def rtio_playback_1e6_events() -> dict:
         if best is None or cpu < best[0]:
             best = (cpu, wall, sim, interval)
     cpu, wall, sim, interval = best
-    return {"rtio_playback_sim_over_cpu": figure(
+    out = {"rtio_playback_sim_over_cpu": figure(
         sim / cpu, "x", 1.0, "real time",
         f"{n} events every {interval} mu, {sim * 1e3:.1f} ms simulated in {cpu:.3f} CPU s ({wall:.3f} s wall, "
         f"{sim / wall:.3f}x); goal >= 0.2; load average {os.getloadavg()[0]:.2f}")}
+    import shutil
+
+    if shutil.which("valgrind"):       # the host-independent figure: instructions of the playback alone
+        ir, doc = _callgrind_rtio(100_000)
+        out["rtio_playback_instructions_per_event"] = figure(
+            ir / doc["events"], "Ir/event", 2217.0, "before issue 27's RTIO work",
+            f"{doc['events']} events, {ir / doc['virtual_ns']:.1f} instructions per virtual ns (callgrind, playback "
+            f"and drain only)")
+    return out
+
+
+def _callgrind_rtio(events: int) -> tuple[float, dict]:
+    """Instructions of benchmarks/rtio_ir.py's playback and drain (callgrind, this tree) and its JSON."""
+    out = Path(f"/tmp/sgdma-callgrind-{os.getpid()}-rtio")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                        "--toggle-collect=vb_rtio_k_playback", "--toggle-collect=vb_rtio_drain", sys.executable,
+                        str(Path(__file__).with_name("rtio_ir.py")), "--events", str(events)],
+                       env=env, capture_output=True, text=True, check=True)
+    doc = json.loads(r.stdout.strip().splitlines()[-1])
+    total = next(int(line.split()[1]) for line in out.read_text().splitlines() if line.startswith("totals:"))
+    out.unlink()
+    return float(total), doc
 
 
 def main() -> None:
