@@ -48,20 +48,18 @@ def fidelity_fields(fidelity: str, events: int) -> dict:
 
 
 def play(board_name: str, events: T.Events, duration_mu: int, fidelity: str = "exact", analyzer: bool = False,
-         slack_mu: int = 20_000, limit_s: float = 10.0, board=None) -> tuple[dict, dict]:
+         slack_mu: int = 20_000, limit_s: float = 10.0) -> tuple[dict, dict]:
     """Store `events` in DDR, play them with CoreDMA `slack_mu` ahead of the counter, drain the core.
 
     Returns (record, edges): the record has the playback's outcome, virtual and CPU time and the fidelity fields;
-    edges are the output columns (t_mu, channel, address, data).  `board`: an open board to use instead of a new one
-    (its options must be the fidelity's)."""
+    edges are the output columns (t_mu, channel, address, data)."""
     import sgdma
     from sgdma.rtio import Core, CoreDMA
     from sgdma.rtio.analyzer import Analyzer
     from sgdma.rtio.errors import RTIOError
 
     check_fidelity(fidelity, analyzer)
-    if board is None:
-        board = sgdma.VirtualBoard(board_name, options=board_options(fidelity) or None)
+    board = sgdma.VirtualBoard(board_name, options=board_options(fidelity) or None)
     core = Core(board, "csr")
     n = len(events)
     trace_bytes = int(np.sum(HEADER_BYTES + 4 * np.asarray(events.nwords, np.int64))) + 1
