@@ -82,6 +82,81 @@ def scenarios():
             except (TypeError, ValueError):
                 continue
             yield f"capture/{board}/{k}", a
+    yield from rtio_scenarios()
+
+
+def _rtio_outputs(tag, board, core, an=None):
+    """What an RTIO run leaves: the output edges, the counters, the analyzer's dump, virtual time."""
+    for k, v in board.rtio.edges().items():
+        yield f"rtio/{tag}/edges/{k}", np.asarray(v)
+    c = core.port.counters()
+    yield f"rtio/{tag}/counters", np.array([float(c[k]) for k in sorted(c)])
+    c = core.port.input_counters()
+    yield f"rtio/{tag}/input_counters", np.array([float(c[k]) for k in sorted(c)])
+    if an is not None:
+        yield f"rtio/{tag}/analyzer", np.frombuffer(an.dump(), np.uint8)
+    yield f"rtio/{tag}/now_ns", np.array([float(board.now_ns)])
+
+
+def rtio_scenarios():
+    """RTIO: DMA playback with the analyzer (sustained, underflowing, a mixed trace with sequence errors and
+    collisions), each kernel initiator's pulse train, and a gated input on a loopback."""
+    import sgdma
+    from sgdma.rtio import Core, CoreDMA, trace as T
+    from sgdma.rtio.analyzer import Analyzer
+    from sgdma.rtio.bench import pulse_train
+
+    rng = np.random.default_rng(11)
+    n = 3000
+    mixed = T.Events(np.sort(rng.integers(0, 60 * n, n)).astype(np.int64) + 16 - rng.integers(0, 2, n) * 16,
+                     (rng.integers(0, 4, n) << 8).astype(np.uint32), rng.integers(1, 3, n).astype(np.uint8),
+                     rng.integers(0, 2, 2 * n).astype(np.uint32))
+    mixed = T.Events(mixed.ts, mixed.target, mixed.nwords, mixed.data[:int(mixed.nwords.sum())])
+    for preset in ("zc706", "kc705_softcore"):
+        for name, events, duration in (("train32", pulse_train(n, 32), 32 * n), ("train24", pulse_train(n, 24), 24 * n),
+                                       ("mixed", mixed, 60 * n)):
+            board = sgdma.VirtualBoard(preset)
+            core = Core(board, "csr")
+            dma = CoreDMA(core, region_bytes=1 << 20)
+            an = Analyzer(core, ring_bytes=64 << 10)
+            dma.store(name, events, duration)
+            core.break_realtime(20_000)
+            try:
+                dma.playback(name)
+            except Exception as e:                       # underflow is one of the outputs
+                yield f"rtio/{preset}/{name}/raised", np.frombuffer(type(e).__name__.encode(), np.uint8)
+            board.rtio.drain(int(1e12))
+            yield f"rtio/{preset}/{name}/playback", np.array([float(v) for v in dma.last_playback.values()])
+            yield from _rtio_outputs(f"{preset}/{name}", board, core, an)
+        for init in ("csr", "acp", "acp-batch", "fifo"):
+            for half in (40, 600):                      # faster than some initiators sustain, and slower
+                board = sgdma.VirtualBoard(preset)
+                try:
+                    core = Core(board, init, batch_capacity=66)
+                except Exception:                       # an initiator the preset's CPU does not have
+                    continue
+                an = Analyzer(core, ring_bytes=64 << 10)
+                core.break_realtime(20_000)
+                r = core.port.pulses(1 << 8, 1000, half, 64 if init == "acp-batch" else 0)
+                board.rtio.drain(int(1e12))
+                yield f"rtio/{preset}/{init}{half}/pulses", np.array([float(r[k]) for k in sorted(r)])
+                yield from _rtio_outputs(f"{preset}/{init}{half}", board, core, an)
+    board = sgdma.VirtualBoard("zc706")
+    core = Core(board, "csr")
+    an = Analyzer(core, ring_bytes=64 << 10)
+    from sgdma.rtio.core import TTLInOut, TTLOut
+    out, inp = TTLOut(core, 0), TTLInOut(core, 1)
+    core.port.loopback(0, 1)                            # output channel 0's level drives input pin 1
+    core.break_realtime(100_000)
+    t0 = core.now_mu()
+    core.at_mu(t0 + 1000)
+    end = inp.gate_rising_mu(20_000)
+    for k in range(12):
+        core.at_mu(t0 + 300 + 1500 * k)
+        out.pulse_mu(100)
+    counted = inp.count(end)
+    yield "rtio/input/count", np.array([float(counted)])
+    yield from _rtio_outputs("input", board, core, an)
 
 
 def main():

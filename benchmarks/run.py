@@ -507,28 +507,60 @@ def capture_sim_speed() -> dict:
 
 @benchmark
 def rtio_playback_1e6_events() -> dict:
-    """Event-DMA playback of a 10^6-event pulse train (one event per 30 ns, faster than the analyzer drains) with
-    the analyzer on, on zc706: simulated RTIO time over wall time (>= 1 means faster than the hardware)."""
+    """Event-DMA playback of a 10^6-event pulse train at the DMA's own rate (the fastest interval it sustains,
+    bench.dma_limit_ns: the densest load) with the analyzer on, on zc706, exact fidelity: simulated RTIO time over
+    the CPU time of the run (goal >= 0.2, issue 27), wall time beside it as context; best of 2."""
     from sgdma.rtio import Core, CoreDMA
     from sgdma.rtio.analyzer import Analyzer
-    from sgdma.rtio.bench import pulse_train
+    from sgdma.rtio.bench import dma_limit_ns, pulse_train
 
-    n, interval = 1_000_000, 30
-    board = sgdma.VirtualBoard("zc706")
-    core = Core(board, "csr")
-    dma = CoreDMA(core, region_bytes=32 << 20)
-    Analyzer(core)
-    board.rtio.set_logging(False)
-    dma.store("train", pulse_train(n, interval), n * interval)
-    core.break_realtime(20_000)
-    t_sim0 = board.now_ns
-    t0 = time.perf_counter()
-    dma.playback("train")
-    board.rtio.drain(int(1e12))
-    wall = time.perf_counter() - t0
-    sim = (board.now_ns - t_sim0) * 1e-9
-    return {"rtio_playback_sim_over_wall": figure(sim / wall, "x", 1.0, "real time",
-                                                  f"{n} events, {sim * 1e3:.1f} ms simulated in {wall:.2f} s wall")}
+    n = 1_000_000
+    best = None
+    for _ in range(2):
+        board = sgdma.VirtualBoard("zc706")
+        core = Core(board, "csr")
+        interval = int(np.ceil(dma_limit_ns(board) / (core.ref_period * 1e9)))
+        dma = CoreDMA(core, region_bytes=32 << 20)
+        Analyzer(core)
+        board.rtio.set_logging(False)
+        dma.store("train", pulse_train(n, interval), n * interval)
+        core.break_realtime(20_000)
+        t_sim0 = board.now_ns
+        c0, t0 = time.process_time(), time.perf_counter()
+        dma.playback("train")
+        board.rtio.drain(int(1e12))
+        cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+        sim = (board.now_ns - t_sim0) * 1e-9
+        if best is None or cpu < best[0]:
+            best = (cpu, wall, sim, interval)
+    cpu, wall, sim, interval = best
+    out = {"rtio_playback_sim_over_cpu": figure(
+        sim / cpu, "x", 1.0, "real time",
+        f"{n} events every {interval} mu, {sim * 1e3:.1f} ms simulated in {cpu:.3f} CPU s ({wall:.3f} s wall, "
+        f"{sim / wall:.3f}x); goal >= 0.2; load average {os.getloadavg()[0]:.2f}")}
+    import shutil
+
+    if shutil.which("valgrind"):       # the host-independent figure: instructions of the playback alone
+        ir, doc = _callgrind_rtio(100_000)
+        out["rtio_playback_instructions_per_event"] = figure(
+            ir / doc["events"], "Ir/event", 2217.0, "before issue 27's RTIO work",
+            f"{doc['events']} events, {ir / doc['virtual_ns']:.1f} instructions per virtual ns (callgrind, playback "
+            f"and drain only)")
+    return out
+
+
+def _callgrind_rtio(events: int) -> tuple[float, dict]:
+    """Instructions of benchmarks/rtio_ir.py's playback and drain (callgrind, this tree) and its JSON."""
+    out = Path(f"/tmp/sgdma-callgrind-{os.getpid()}-rtio")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                        "--toggle-collect=vb_rtio_k_playback", "--toggle-collect=vb_rtio_drain", sys.executable,
+                        str(Path(__file__).with_name("rtio_ir.py")), "--events", str(events)],
+                       env=env, capture_output=True, text=True, check=True)
+    doc = json.loads(r.stdout.strip().splitlines()[-1])
+    total = next(int(line.split()[1]) for line in out.read_text().splitlines() if line.startswith("totals:"))
+    out.unlink()
+    return float(total), doc
 
 
 def main() -> None:

@@ -387,3 +387,44 @@ def test_csrc_check_catches_a_planted_upward_call_and_circle():
     assert any(b.startswith("circle:") and "vboard/mem/dram -> vboard/mem/ddrc" in b for b in bad), bad
     assert "a device moves time: vboard/pcie/pcie writes sched.now (only api.c and cpu/ may)" in bad, bad
     assert any(b.startswith("include circle:") and "vboard/base/sched -> vboard/dma/dma" in b for b in bad), bad
+
+
+# ---- file-level circles (issue 27): a header that declares other files' functions and defines inlines they use ---
+# The module check above pairs a .c with its .h; at file level a header is a node of its own, and naming a function
+# (a call or a prototype) points at the one file that defines it.  A header holding both the subsystem's inlines and
+# every file's prototypes (RTIO's rtio_types.h did) ties all its users into one circle.
+C_FILE_CIRCLE_FREE = ("vboard/pl/rtio", "vboard/cpu/rtio_kernel")   # files no circle may include
+
+
+def _c_file_circles(texts):
+    """Circles among files: each file -> the file that defines a name it mentions (function or function macro)."""
+    texts = {p: _c_strip(t) for p, t in texts.items()}
+    defs = {}
+    for p, t in texts.items():
+        for m in _C_DEF.finditer(t):
+            if m.group(2) not in _KEYWORDS:
+                defs.setdefault(m.group(2), set()).add(p)
+        for m in re.finditer(r"^\s*#\s*define\s+([A-Za-z_]\w*)\(", t, re.M):
+            defs.setdefault(m.group(1), set()).add(p)
+    edges = {p: {} for p in texts}
+    for p, t in texts.items():
+        for name in set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", t)):
+            owners = defs.get(name, ())
+            if len(owners) == 1 and p not in owners:
+                edges[p].setdefault(next(iter(owners)), []).append("calls " + name)
+    return [sorted(c) for c in _c_cycles(edges)]
+
+
+def test_rtio_files_call_one_way():
+    circles = [c for c in _c_file_circles(_csrc_texts()) if any(f.startswith(C_FILE_CIRCLE_FREE) for f in c)]
+    assert not circles, "\n".join(" <-> ".join(c) for c in circles)
+
+
+def test_file_circle_check_catches_a_header_declaring_its_users():
+    texts = _csrc_texts()
+    planted = dict(texts)
+    # the SED's prototype back in the types header whose inlines rtio_sed.c calls
+    planted["vboard/pl/rtio_types.h"] = planted["vboard/pl/rtio_types.h"].replace(
+        "#endif", "bool rtio_behind_margin(const struct vb_rtio *r, int64_t ts, uint64_t t);\n#endif")
+    circles = _c_file_circles(planted)
+    assert any({"vboard/pl/rtio_sed.c", "vboard/pl/rtio_types.h"} <= set(c) for c in circles), circles

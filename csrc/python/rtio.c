@@ -7,7 +7,10 @@
 
 #include <string.h>
 
+#include "cpu/rtio_kernel.h"
 #include "pl/rtio.h"
+#include "pl/rtio_input.h"
+#include "pl/rtio_trace.h"
 
 static struct vb_rtio *rtio_of(PyObject *board)
 {

@@ -8,7 +8,6 @@
 #include "board.h"
 #include "dma/mm2s.h"
 #include "mem/coherency.h"
-#include "pl/rtio.h"
 
 /* ---- time --------------------------------------------------------------- */
 
@@ -263,11 +262,3 @@ void vb_coherency_cpu_access(vb_board *b, uint64_t addr, uint64_t len, bool writ
 	vb_coherency_cpu_event(b, addr, len, write);
 }
 
-/* ---- RTIO input pins (pl/rtio_input.c) ------------------------------------------ */
-
-int vb_rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
-			char *err, size_t errlen)
-{
-	vb_sched_sync(r->sched);   /* the pins' old stimulus played up to now */
-	return rtio_in_stimulus(r, chan, t_mu, level, n, err, errlen);
-}

@@ -18,7 +18,11 @@
 #include <string.h>
 
 #include "board.h"
+#include "cpu/rtio_kernel.h"
 #include "pl/rtio.h"
+#include "pl/rtio_acpki.h"
+#include "pl/rtio_analyzer.h"
+#include "pl/rtio_input.h"
 
 #define POLL_LIMIT 10000000u   /* bound on every spin: nothing hangs */
 
@@ -468,6 +472,13 @@ void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t ha
 	out->status = st;
 	out->err_chan = r->k.err_chan;
 	out->err_ts = r->k.err_ts;
+}
+
+int vb_rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
+			char *err, size_t errlen)
+{
+	vb_sched_sync(r->sched);   /* the pins' old stimulus played up to now */
+	return rtio_in_stimulus(r, chan, t_mu, level, n, err, errlen);
 }
 
 bool vb_rtio_drain(struct vb_rtio *r, uint64_t limit_ps)

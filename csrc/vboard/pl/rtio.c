@@ -13,8 +13,12 @@
 
 #include "base/grow.h"
 #include "pl/rtio.h"
-
-static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+#include "pl/rtio_acpki.h"
+#include "pl/rtio_analyzer.h"
+#include "pl/rtio_dma.h"
+#include "pl/rtio_input.h"
+#include "pl/rtio_sed.h"
+#include "pl/rtio_wfifo.h"
 
 static void resume(struct vb_rtio *r, enum rtio_src src, uint32_t st, uint64_t t)
 {
@@ -54,9 +58,11 @@ static void log_edge(struct vb_rtio *r, const struct rtio_event *ev)
 static int scan_earliest(const struct vb_rtio *r)
 {
 	int best = -1;
-	for (unsigned i = 0; i < r->p.lanes; i++) {
+	/* the non-empty lanes in index order (ties go to the lower index) */
+	for (uint32_t m = r->lane_mask; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
 		const struct rtio_lane *l = &r->lane[i];
-		if (l->count && (best < 0 || l->q[l->head].ts < r->lane[best].q[r->lane[best].head].ts))
+		if (best < 0 || l->q[l->head].ts < r->lane[best].q[r->lane[best].head].ts)
 			best = (int)i;
 	}
 	return best;
@@ -68,6 +74,8 @@ static int earliest_lane(struct vb_rtio *r)
 		return r->early;
 	r->early = scan_earliest(r);
 	r->early_ok = true;
+	if (r->early >= 0)
+		r->early_ps = rtio_emit_ps(r, r->lane[r->early].q[r->lane[r->early].head].ts);
 	return r->early;
 }
 
@@ -87,8 +95,9 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 		if (ev->addr != RTIO_TTL_ADDR_LEVEL || r->in.loops)
 			rtio_in_output(r, ev);   /* gates and loopback act when the event leaves */
 	}
-	l->head = (l->head + 1) % r->p.fifo_depth;
-	l->count--;
+	l->head = rtio_wrap(l->head + 1, r->p.fifo_depth);
+	if (--l->count == 0)
+		r->lane_mask &= ~(1u << li);
 	r->early_ok = false;
 	if (r->pend && r->pend_lane == li) {
 		/* the held write goes in now (or underflows, if it waited too long) */
@@ -106,8 +115,7 @@ static void emit(struct vb_rtio *r, unsigned li, uint64_t t)
 
 static uint64_t core_next(struct vb_rtio *r)
 {
-	int li = earliest_lane(r);
-	return li < 0 ? VB_NO_TIME : rtio_emit_ps(r, r->lane[li].q[r->lane[li].head].ts);
+	return earliest_lane(r) < 0 ? VB_NO_TIME : r->early_ps;
 }
 
 /* ---- CSR window ------------------------------------------------------------------ */
@@ -264,6 +272,7 @@ static void ops_reset(void *dev)
 		r->lane[i].head = r->lane[i].count = 0;
 		r->lane[i].last_coarse = INT64_MIN;
 	}
+	r->lane_mask = 0;
 	for (unsigned c = 0; c < r->nchan; c++)
 		r->chan_last[c] = INT64_MIN;
 	r->cur_lane = 0;
@@ -339,8 +348,8 @@ static void ops_step(void *dev, uint64_t t)
 		rtio_reg_write(r, off, v, ta);
 		moved = true;
 	}
-	while ((li = earliest_lane(r)) >= 0 && rtio_emit_ps(r, r->lane[li].q[r->lane[li].head].ts) <= t) {
-		emit(r, (unsigned)li, max64(t, rtio_emit_ps(r, r->lane[li].q[r->lane[li].head].ts)));
+	while ((li = earliest_lane(r)) >= 0 && r->early_ps <= t) {
+		emit(r, (unsigned)li, t);
 		moved = true;
 	}
 	if ((moved ? in_next(r) : r->nx_in) <= t) {   /* pins after the gates that left at t */

@@ -16,7 +16,8 @@
  */
 #include <string.h>
 
-#include "pl/rtio_types.h"
+#include "pl/rtio_acpki.h"
+#include "pl/rtio_sed.h"
 
 static uint32_t get32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 

@@ -9,7 +9,8 @@
  */
 #include <string.h>
 
-#include "pl/rtio_types.h"
+#include "pl/rtio_analyzer.h"
+#include "pl/rtio_mem.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -25,6 +26,13 @@ static void put_be(uint8_t *p, uint64_t v, unsigned n)
 		for (unsigned i = 0; i < n; i++)
 			p[n - 1 - i] = (uint8_t)(v >> (8 * i));
 	}
+}
+
+/* max(w_free, the first edge at or after t); w_free is always on an edge (it starts at 0 and moves by whole
+ * cycles), so when it is not before t it is that maximum, without the division. */
+static uint64_t edge_after(const struct vb_rtio *r, uint64_t w_free, uint64_t t)
+{
+	return w_free >= t ? w_free : rtio_next_edge(r, t);
 }
 
 /* A message that arrives at a full FIFO is lost (sticky overflow): no need to build it. */
@@ -44,13 +52,14 @@ static void push(struct vb_rtio *r, const uint8_t *msg, uint64_t t)
 	if (!a->enabled)
 		return;
 	if (a->fn == 0)
-		a->w_free = max64(a->w_free, rtio_next_edge(r, t));
+		a->w_free = edge_after(r, a->w_free, t);
 	if (a->fn >= r->p.analyzer_fifo) {
 		a->overflow = true;   /* sticky; the message is lost */
 		a->lost++;
 		return;
 	}
-	memcpy(a->fifo + (size_t)((a->fh + a->fn) % r->p.analyzer_fifo) * RTIO_MESSAGE_BYTES, msg, RTIO_MESSAGE_BYTES);
+	memcpy(a->fifo + (size_t)rtio_wrap(a->fh + a->fn, r->p.analyzer_fifo) * RTIO_MESSAGE_BYTES, msg,
+	       RTIO_MESSAGE_BYTES);
 	a->fn++;
 }
 
@@ -107,7 +116,7 @@ void rtio_an_reset(struct vb_rtio *r)
 	a->wr_addr = a->base;
 	a->byte_count = 0;
 	a->fh = a->fn = a->oh = a->on = 0;
-	a->w_free = 0;
+	a->w_free = a->done_max = 0;
 	a->messages = a->lost = 0;
 }
 
@@ -115,9 +124,12 @@ uint64_t rtio_an_next(struct vb_rtio *r)
 {
 	struct rtio_analyzer *a = &r->an;
 	uint64_t t = VB_NO_TIME;
-	/* completions only matter when they free a slot the writer needs, or end the busy state */
-	if (a->on && (a->fn == 0 || a->on >= r->p.analyzer_outstanding))
-		t = a->out_done[a->oh];
+	/* Completions only matter when they free a slot the writer needs, or end the busy state.  Retirement is
+	 * in order and lazy (every step retires what is done by its time first), so with nothing queued the
+	 * only completion worth a step is the one that leaves none outstanding: the latest (in-order retirement
+	 * ends exactly there, the same step the oldest-first wakes would end on, without the ones between). */
+	if (a->on)
+		t = a->fn == 0 ? a->done_max : a->on >= r->p.analyzer_outstanding ? a->out_done[a->oh] : t;
 	if (a->fn && a->on < r->p.analyzer_outstanding && a->w_free < t)
 		t = a->w_free;
 	return t;
@@ -133,27 +145,28 @@ void rtio_an_step(struct vb_rtio *r, uint64_t t)
 		a->on--;
 	}
 	while (a->fn && a->on < r->p.analyzer_outstanding && a->w_free <= t) {
-		uint64_t at = max64(a->w_free, rtio_next_edge(r, t)), span = (uint64_t)a->last + 1 - a->base;
+		uint64_t at = edge_after(r, a->w_free, t), span = (uint64_t)a->last + 1 - a->base;
 		const uint8_t *msg = a->fifo + (size_t)a->fh * RTIO_MESSAGE_BYTES;
 		uint8_t *dst;
 		if (a->last < a->base || span < RTIO_MESSAGE_BYTES ||
 		    !(dst = rtio_mem_host(r, a->wr_addr, RTIO_MESSAGE_BYTES))) {
 			a->bus_error = true;   /* non-OKAY write response: sticky, message dropped */
-			a->fh = (a->fh + 1) % r->p.analyzer_fifo;
+			a->fh = rtio_wrap(a->fh + 1, r->p.analyzer_fifo);
 			a->fn--;
 			continue;
 		}
 		memcpy(dst, msg, RTIO_MESSAGE_BYTES);
-		a->out_done[(a->oh + a->on) % RTIO_AN_OUT] = rtio_mem_write(r, RTIO_PORT_HP1, at, a->wr_addr,
-									    RTIO_MESSAGE_BYTES);
+		uint64_t done = rtio_mem_write(r, RTIO_PORT_HP1, at, a->wr_addr, RTIO_MESSAGE_BYTES);
+		a->out_done[(a->oh + a->on) % RTIO_AN_OUT] = done;
+		a->done_max = max64(a->done_max, done);
 		a->on++;
-		a->fh = (a->fh + 1) % r->p.analyzer_fifo;
+		a->fh = rtio_wrap(a->fh + 1, r->p.analyzer_fifo);
 		a->fn--;
 		a->wr_addr += RTIO_MESSAGE_BYTES;
 		if (a->wr_addr + RTIO_MESSAGE_BYTES > (uint64_t)a->last + 1)
 			a->wr_addr = a->base;   /* the ring wraps */
 		a->byte_count += RTIO_MESSAGE_BYTES;
 		a->messages++;
-		a->w_free = at + rtio_ps_of_cycles(r, (double)beats);   /* the W channel: one beat per cycle */
+		a->w_free = at + rtio_ps_of(r, beats);   /* the W channel: one beat per cycle */
 	}
 }

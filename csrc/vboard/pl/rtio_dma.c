@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pl/rtio_types.h"
+#include "pl/rtio_dma.h"
+#include "pl/rtio_mem.h"
+#include "pl/rtio_sed.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -31,6 +33,7 @@ void rtio_dma_start(struct vb_rtio *r, uint64_t t)
 {
 	struct rtio_dma *d = &r->dma;
 	t = rtio_next_edge(r, t);
+	d->nx_ok = false;
 	d->phase = DMA_FLOWING;
 	d->bus_error = false;   /* sticky until the next run */
 	d->rd_next = d->rec_addr = d->avail_end = d->base & ~(uint64_t)(r->p.dma_burst_bytes - 1);
@@ -71,7 +74,7 @@ static void issue(struct vb_rtio *r, uint64_t t)
 		d->rd_next += r->p.dma_burst_bytes;
 		d->burst_end[i] = d->rd_next;
 		d->bn++;
-		d->ar_free = at + rtio_ps_of_cycles(r, 1);   /* one address per cycle */
+		d->ar_free = at + rtio_ps_of(r, 1);   /* one address per cycle */
 	}
 }
 
@@ -162,10 +165,10 @@ static void one_record(struct vb_rtio *r, uint32_t len, uint64_t t)
 	d->records++;
 	if (d->error) {
 		d->dropped++;   /* acknowledged and dropped until software clears the error */
-		d->t_free = t + rtio_ps_of_cycles(r, in_cycles > 2 ? in_cycles : 2);   /* IDLE acks, then the bubble */
+		d->t_free = t + rtio_ps_of(r, in_cycles > 2 ? in_cycles : 2);   /* IDLE acks, then the bubble */
 		return;
 	}
-	d->t_free = t + rtio_ps_of_cycles(r, in_cycles > cri_cycles ? in_cycles : cri_cycles);
+	d->t_free = t + rtio_ps_of(r, in_cycles > cri_cycles ? in_cycles : cri_cycles);
 	st = rtio_cri_write(r, RTIO_SRC_DMA, &ev, t);
 	if (st == RTIO_O_STATUS_WAIT) {
 		d->waiting = true;
@@ -182,8 +185,9 @@ static void one_record(struct vb_rtio *r, uint32_t len, uint64_t t)
 void rtio_dma_resume(struct vb_rtio *r, uint32_t st, uint64_t t)
 {
 	struct rtio_dma *d = &r->dma;
+	d->nx_ok = false;
 	d->waiting = false;
-	d->t_free = max64(d->t_free, rtio_next_edge(r, t) + rtio_ps_of_cycles(r, 1));
+	d->t_free = max64(d->t_free, rtio_next_edge(r, t) + rtio_ps_of(r, 1));
 	if (st) {
 		d->error = RTIO_DMA_ERROR_UNDERFLOW;
 		d->err_chan = r->pend_ev.chan;
@@ -192,7 +196,21 @@ void rtio_dma_resume(struct vb_rtio *r, uint32_t st, uint64_t t)
 	}
 }
 
+/* The engine's next event; kept (when the core is fast) until start, step or resume changes what it reads:
+ * its own state and the length byte its cache already holds. */
+static uint64_t dma_next(struct vb_rtio *r);
+
 uint64_t rtio_dma_next(struct vb_rtio *r)
+{
+	struct rtio_dma *d = &r->dma;
+	if (!(r->fast && d->nx_ok)) {
+		d->nx = dma_next(r);
+		d->nx_ok = true;
+	}
+	return d->nx;
+}
+
+static uint64_t dma_next(struct vb_rtio *r)
 {
 	struct rtio_dma *d = &r->dma;
 	uint64_t t = VB_NO_TIME;
@@ -223,6 +241,7 @@ void rtio_dma_step(struct vb_rtio *r, uint64_t t)
 	bool have;
 	uint32_t len;
 
+	d->nx_ok = false;
 	retire(r, t);
 	issue(r, t);
 	while (d->phase == DMA_FLOWING && !d->waiting && d->t_free <= t) {
@@ -238,12 +257,12 @@ void rtio_dma_step(struct vb_rtio *r, uint64_t t)
 		}
 		if (len == RTIO_END_MARKER) {
 			d->phase = DMA_FLUSH;   /* drain the reader's in-flight bursts */
-			d->t_free = t + rtio_ps_of_cycles(r, 1);
+			d->t_free = t + rtio_ps_of(r, 1);
 			break;
 		}
 		one_record(r, len, t);
 		issue(r, t);
 	}
 	if (d->phase == DMA_FLUSH && !d->bn && d->t_free <= t)
-		finish(r, t + rtio_ps_of_cycles(r, 2));   /* WAIT_EOP, WAIT_CRI_MASTER */
+		finish(r, t + rtio_ps_of(r, 2));   /* WAIT_EOP, WAIT_CRI_MASTER */
 }

@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pl/rtio_types.h"
+#include "pl/rtio_analyzer.h"
+#include "pl/rtio_input.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }

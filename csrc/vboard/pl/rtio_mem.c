@@ -6,7 +6,7 @@
  * Today the port tag is informational: ic.c models one HP port's read and
  * write channels, and the DRAM is shared by both.
  */
-#include "pl/rtio_types.h"
+#include "pl/rtio_mem.h"
 
 bool rtio_mem_ok(struct vb_rtio *r, uint64_t addr, uint64_t len)
 {

@@ -10,7 +10,8 @@
  */
 #include <stdio.h>
 
-#include "pl/rtio_types.h"
+#include "pl/rtio_analyzer.h"
+#include "pl/rtio_sed.h"
 
 static bool lane_full(const struct vb_rtio *r, const struct rtio_lane *l) { return l->count >= r->p.fifo_depth; }
 
@@ -20,11 +21,14 @@ void rtio_lane_push(struct vb_rtio *r, struct rtio_lane *l, const struct rtio_ev
 	if (r->early_ok && l->count == 0) {
 		int li = (int)(l - r->lane);
 		const struct rtio_lane *e = r->early >= 0 ? &r->lane[r->early] : NULL;
-		if (!e || ev->ts < e->q[e->head].ts || (ev->ts == e->q[e->head].ts && li < r->early))
+		if (!e || ev->ts < e->q[e->head].ts || (ev->ts == e->q[e->head].ts && li < r->early)) {
 			r->early = li;
+			r->early_ps = rtio_emit_ps(r, ev->ts);
+		}
 	}
-	l->q[(l->head + l->count) % r->p.fifo_depth] = *ev;
-	l->count++;
+	l->q[rtio_wrap(l->head + l->count, r->p.fifo_depth)] = *ev;
+	if (l->count++ == 0)
+		r->lane_mask |= 1u << (l - r->lane);
 	l->last_coarse = rtio_coarse(r, ev->ts);
 	r->written++;
 }

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "pl/rtio_trace.h"
 #include "pl/rtio_types.h"
 
 static void put_le(uint8_t *p, uint64_t v, unsigned n)

@@ -1,6 +1,8 @@
 /*
- * rtio_types.h - the ARTIQ-style RTIO subsystem's state, clock arithmetic and
- * the functions its files give each other.  One device (rtio.c, whose own
+ * rtio_types.h - the ARTIQ-style RTIO subsystem's state and clock arithmetic;
+ * no function of a .c file is declared here (each file's header declares its
+ * own, so calls between the files only point down: rtio.c -> engines -> SED ->
+ * analyzer -> memory adapter; the kernel CPU's API is cpu/rtio_kernel.h).  One device (rtio.c, whose own
  * header is rtio.h) made of the event core (SED lanes, CRI), the event DMA
  * (rtio_dma.c), the analyzer (rtio_analyzer.c), the ACP kernel initiator
  * (rtio_acpki.c) and the credit write FIFO (rtio_wfifo.c); the kernel CPU's
@@ -56,6 +58,8 @@ struct rtio_dma {
 	bool lc_ok;
 	uint64_t records, dropped, t_start, t_end;
 	uint32_t sl_level;        /* RawSlicer: bytes buffered (it outputs only with a whole max record in) */
+	bool nx_ok;               /* nx holds rtio_dma_next's answer: nothing it reads has changed since */
+	uint64_t nx;
 };
 
 struct rtio_analyzer {
@@ -67,6 +71,7 @@ struct rtio_analyzer {
 	unsigned fh, fn;
 	uint64_t w_free;          /* writer's W channel free at */
 	uint64_t out_done[RTIO_AN_OUT];
+	uint64_t done_max;        /* the latest completion issued: the last outstanding write's, while any is */
 	unsigned oh, on;
 	uint64_t messages, lost;
 };
@@ -142,10 +147,12 @@ struct vb_rtio {
 	double mu_ps;
 	unsigned nchan;
 	struct rtio_lane lane[RTIO_MAX_LANES];
+	uint32_t lane_mask;       /* bit i: lane i holds an event (the scan for the earliest visits only these) */
 	unsigned cur_lane;
 	/* the lane whose head goes out first (-1: all empty), cached between pops when fast */
 	bool fast, early_ok;
 	int early;
+	uint64_t early_ps;        /* that head's output time (valid with early_ok) */
 	/* the engines' next-event times as ops_next found them, for the ops_step that follows (fast only) */
 	bool nx_ok;
 	uint64_t nx_dma, nx_acp, nx_wf, nx_an, nx_in;
@@ -190,6 +197,12 @@ static inline uint64_t rtio_ps_of_cycles(const struct vb_rtio *r, double cycles)
 	return (uint64_t)(cycles * (double)r->coarse_ps + 0.5);
 }
 
+/* Whole cycles: the same value as rtio_ps_of_cycles (exact in a double below 2^53 ps) without the conversions. */
+static inline uint64_t rtio_ps_of(const struct vb_rtio *r, uint64_t cycles) { return cycles * r->coarse_ps; }
+
+/* Ring index i + 1 (or i + n, n < size) without a division. */
+static inline unsigned rtio_wrap(unsigned i, unsigned size) { return i >= size ? i - size : i; }
+
 /* The first RTIO clock edge at or after t. */
 static inline uint64_t rtio_next_edge(const struct vb_rtio *r, uint64_t t_ps)
 {
@@ -204,60 +217,6 @@ static inline uint64_t rtio_emit_ps(const struct vb_rtio *r, int64_t ts)
 	return ts <= 0 ? 0 : (uint64_t)((double)ts * r->mu_ps + 0.5);
 }
 
-/* rtio_sed.c: the SED lanes and the CRI */
-/* A CRI write at t: 0, O_STATUS_WAIT (held until a lane frees) or O_STATUS_UNDERFLOW. */
-uint32_t rtio_cri_write(struct vb_rtio *r, enum rtio_src src, const struct rtio_event *ev, uint64_t t);
-/* The event's coarse time is less than underflow_margin cycles ahead of the counter at t. */
-bool rtio_behind_margin(const struct vb_rtio *r, int64_t ts, uint64_t t);
-void rtio_lane_push(struct vb_rtio *r, struct rtio_lane *l, const struct rtio_event *ev);
-void rtio_log_guest(const char *what, const struct rtio_event *ev, uint64_t n);
-
-
-/* rtio_mem.c: the one adapter onto the timed memory path */
-enum rtio_port { RTIO_PORT_HP0, RTIO_PORT_HP1 };
-bool rtio_mem_ok(struct vb_rtio *r, uint64_t addr, uint64_t len);
-uint8_t *rtio_mem_host(struct vb_rtio *r, uint64_t addr, uint64_t len);   /* NULL unless the bus would answer OKAY */
-uint64_t rtio_mem_read(struct vb_rtio *r, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
-uint64_t rtio_mem_write(struct vb_rtio *r, enum rtio_port port, uint64_t t, uint64_t addr, uint32_t len);
-
-/* rtio_dma.c */
-void rtio_dma_start(struct vb_rtio *r, uint64_t t);
-uint64_t rtio_dma_next(struct vb_rtio *r);
-void rtio_dma_step(struct vb_rtio *r, uint64_t t);
-void rtio_dma_resume(struct vb_rtio *r, uint32_t status, uint64_t t);
-
-/* rtio_analyzer.c */
-void rtio_an_output(struct vb_rtio *r, const struct rtio_event *ev, uint64_t t);
-void rtio_an_input(struct vb_rtio *r, uint32_t chan, int64_t ts, uint32_t data, uint64_t t);
-void rtio_an_exception(struct vb_rtio *r, uint32_t chan, uint8_t type, uint64_t t);
-void rtio_an_stop(struct vb_rtio *r, uint64_t t);
-uint64_t rtio_an_next(struct vb_rtio *r);
-void rtio_an_step(struct vb_rtio *r, uint64_t t);
-void rtio_an_reset(struct vb_rtio *r);
-
-/* rtio_input.c */
-int rtio_in_new(struct vb_rtio *r);
-void rtio_in_free(struct vb_rtio *r);
-void rtio_in_reset(struct vb_rtio *r);
-/* An output event leaving on a TTL channel: gate changes (address 2/3) and loopback to an input pin. */
-void rtio_in_output(struct vb_rtio *r, const struct rtio_event *ev);
-void rtio_in_read(struct vb_rtio *r, uint32_t chan, int64_t timeout, uint64_t t);
-uint64_t rtio_in_next(struct vb_rtio *r);
-void rtio_in_step(struct vb_rtio *r, uint64_t t);
-
-/* rtio_acpki.c */
-void rtio_acp_evento(struct vb_rtio *r, uint64_t t);
-uint64_t rtio_acp_next(struct vb_rtio *r);
-void rtio_acp_step(struct vb_rtio *r, uint64_t t);
-void rtio_acp_resume(struct vb_rtio *r, uint32_t status, uint64_t t);
-
-/* rtio_wfifo.c */
-void rtio_wf_write(struct vb_rtio *r, uint32_t off, uint32_t v, uint64_t t);
-uint32_t rtio_wf_read(struct vb_rtio *r, uint32_t off);
-uint64_t rtio_wf_next(struct vb_rtio *r);
-void rtio_wf_step(struct vb_rtio *r, uint64_t t);
-void rtio_wf_resume(struct vb_rtio *r, uint32_t status, uint64_t t);
-
 /* ACPKI memory structures [artiq-rtio.md sec. 5.2]: OutBuffer header, then
  * 80-byte OutTransactions; the 24-byte InTransaction the gateware writes back. */
 enum rtio_acp_layout {
@@ -266,67 +225,5 @@ enum rtio_acp_layout {
 	ACP_TX_CMD = 0, ACP_TX_WIDTH = 1, ACP_TX_TARGET = 4, ACP_TX_TIMESTAMP = 8, ACP_TX_DATA = 16,
 	ACP_IN_STATUS = 0, ACP_IN_DATA = 4, ACP_IN_TIMESTAMP = 8, ACP_IN_BATCH_CNT = 16,
 };
-
-/* ---- public API: the kernel CPU's firmware for the initiators (cpu/rtio_kernel.c) ---- */
-
-struct vb_rtio *vb_rtio_of(vb_board *b);   /* NULL when the preset has no [rtio] */
-void vb_rtio_reset(struct vb_rtio *r);
-/* Select the initiator; ACPKI needs its buffers (out: header + transactions, in: 24 B) in DDR. */
-int vb_rtio_k_init(struct vb_rtio *r, enum rtio_initiator init, uint64_t acp_out, uint64_t acp_out_bytes,
-		   uint64_t acp_in, char *err, size_t errlen);
-int64_t vb_rtio_k_now(struct vb_rtio *r);
-void vb_rtio_k_at(struct vb_rtio *r, int64_t t);
-void vb_rtio_k_delay(struct vb_rtio *r, int64_t dt);
-int64_t vb_rtio_k_wall(struct vb_rtio *r);
-/* One output event at the cursor: 0, or the o_status bits of the error (channel/ts in r->k). */
-uint32_t vb_rtio_k_output(struct vb_rtio *r, uint32_t target, const uint32_t *data, unsigned nwords);
-void vb_rtio_k_batch_start(struct vb_rtio *r);
-uint32_t vb_rtio_k_batch_end(struct vb_rtio *r);
-/* Credit FIFO: wait until it has drained into the core, then its sticky error. */
-uint32_t vb_rtio_k_flush(struct vb_rtio *r);
-
-struct vb_rtio_playback {
-	uint32_t error, channel, address;
-	int64_t timestamp;
-	uint64_t records, dropped, t_start_ps, t_end_ps;
-	bool bus_error, timeout;
-};
-/* CoreDMA playback of the trace at ptr, relocated to the cursor; blocks until done or limit_ps later. */
-int vb_rtio_k_playback(struct vb_rtio *r, uint64_t ptr, uint64_t limit_ps, struct vb_rtio_playback *out);
-
-struct vb_rtio_pulses {
-	uint64_t events;          /* submitted before the first error */
-	uint32_t status;
-	int64_t err_ts;
-	uint32_t err_chan;
-	uint64_t t0_ps, t1_ps;    /* CPU time at the first and after the last submission */
-};
-/* A pulse train of n pulses of period 2*half mu on target, from the cursor; batch > 0: ACPKI batches. */
-void vb_rtio_k_pulses(struct vb_rtio *r, uint32_t target, uint64_t n, int64_t half, unsigned batch,
-		      struct vb_rtio_pulses *out);
-/* Input: the pin's transitions from now on (replacing any left), a loopback out -> in (in < 0: none). */
-int vb_rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
-			char *err, size_t errlen);
-int rtio_in_stimulus(struct vb_rtio *r, unsigned chan, const int64_t *t_mu, const uint8_t *level, size_t n,
-		     char *err, size_t errlen);   /* vb_rtio_in_stimulus without the sync */
-int vb_rtio_in_loopback(struct vb_rtio *r, unsigned out, int in, char *err, size_t errlen);
-/* CRI read through the CSR kernel initiator (ksupport rtio_input_timestamp / rtio_input_data): the final
- * i_status bits (I_STATUS_WAIT_STATUS if still busy after limit_ps); on 0, *value = i_timestamp or i_data. */
-uint32_t vb_rtio_k_input(struct vb_rtio *r, uint32_t chan, int64_t timeout, bool want_data, uint64_t limit_ps,
-			 int64_t *value);
-
-/* Let the board run until the RTIO core is idle (all FIFOs out, engines stopped) or limit. */
-bool vb_rtio_drain(struct vb_rtio *r, uint64_t limit_ps);
-/* Analyzer: arm over the ring [base, base + size), disarm (waits for the writer). */
-void vb_rtio_an_arm(struct vb_rtio *r, uint64_t base, uint64_t size);
-bool vb_rtio_an_disarm(struct vb_rtio *r, uint64_t limit_ps);
-
-/* rtio_trace.c: byte-exact trace encoding.  encode: bytes written (incl. the end
- * marker), -(i+1) if event i has a bad word count, -(n+1) if out is too small.
- * decode: events, or -(offset+1) of a malformed record / -(len+1) if unterminated. */
-int64_t vb_rtio_encode(const int64_t *ts, const uint32_t *target, const uint8_t *nwords, const uint32_t *data,
-		       size_t n, uint8_t *out, size_t cap);
-int64_t vb_rtio_decode(const uint8_t *buf, size_t len, int64_t *ts, uint32_t *target, uint8_t *nwords,
-		       uint32_t *data, size_t max_events, size_t max_words, size_t *words_out);
 
 #endif

@@ -9,7 +9,8 @@
  */
 #include <stdio.h>
 
-#include "pl/rtio_types.h"
+#include "pl/rtio_sed.h"
+#include "pl/rtio_wfifo.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 

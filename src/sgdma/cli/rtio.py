@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from sgdma.cli.common import OutPath, _write_json
+from sgdma.cli.common import OutPath, _write_json, _write_record
 
 INITIATORS = ("csr", "acp", "acp-batch", "fifo")
 
@@ -176,6 +176,49 @@ def demo(board: str, pulses: int, period_ns: float, out_dir: str) -> None:
                         "channel": m["channel"].tolist(), "data": m["data"].tolist()},
            "dma_interval": {"without_analyzer": without, "with_analyzer": with_an}}
     click.echo(f"report: {report.write(rec, out)['report_html']}")
+
+
+@rtio.command()
+@click.option("--board", default="zc706", show_default=True, help="board preset with an [rtio] section")
+@click.option("--events", default=1_000_000, show_default=True, type=click.IntRange(1, 1 << 24),
+              help="events in the pulse train (alternating on/off on TTL channel 0)")
+@click.option("--interval-mu", default=0, show_default=True, type=click.IntRange(0, 1 << 30),
+              help="event spacing in machine units (0: the event DMA's own rate, its densest sustained load)")
+@click.option("--analyzer/--no-analyzer", default=False, show_default=True,
+              help="the analyzer writes every event to its DDR ring (exact fidelity only)")
+@click.option("--fidelity", type=click.Choice(("exact", "fast", "functional")), default="exact", show_default=True,
+              help="exact: the reference; functional: ideal memory path (the same edges whenever exact does not "
+                   "underflow; no analyzer); fast: refused (no validated estimator for event traces)")
+@click.option("--json", "json_path", type=OutPath(), help="write the record as JSON")
+def playback(board: str, events: int, interval_mu: int, analyzer: bool, fidelity: str, json_path) -> None:
+    """Event-DMA playback of a long pulse train: outcome, virtual time over CPU time, fidelity fields.  Exit 1 when
+    the train underflowed."""
+    from sgdma.board.fidelity import FidelityError
+    from sgdma.rtio import playback as P
+    from sgdma.rtio.bench import dma_limit_ns, pulse_train
+
+    try:
+        P.check_fidelity(fidelity, analyzer)
+    except FidelityError as e:
+        raise click.UsageError(str(e)) from None
+    vb = _board(board)
+    if interval_mu == 0:
+        mu_ns = 1e3 / vb.option("rtio.clock_mhz") / (1 << int(vb.option("rtio.fine_bits")))   # coarse / 2^fine
+        interval_mu = int(math.ceil(dma_limit_ns(vb) / mu_ns))
+    vb.close()
+    rec, _ = P.play(board, pulse_train(events, interval_mu), events * interval_mu, fidelity, analyzer)
+    rec["interval_mu"] = interval_mu
+    click.echo(f"{rec['records']} records played on {board} ({fidelity}), one every {interval_mu} mu: "
+               f"{rec['edges']} edges, {rec['dropped']} dropped, {rec['underflows']} underflows, "
+               f"{rec['collisions']} collisions, {rec['sequence_errors']} sequence errors")
+    click.echo(f"{rec['simulated_s'] * 1e3:.3f} ms simulated in {rec['cpu_s']:.3f} CPU s "
+               f"({rec['sim_over_cpu']:.3f}x real time)")
+    if rec["fidelity_note"]:
+        click.echo(f"fidelity {rec['fidelity_note']}")
+    _write_record(json_path, "rtio_playback", {k: v for k, v in rec.items() if k != "kind"})
+    if rec["raised"]:
+        click.echo(rec["raised"], err=True)
+        sys.exit(1)
 
 
 MAX_MESSAGES = 20_000        # output messages kept in the demo's record, by timestamp (the dump keeps them all)
