@@ -39,6 +39,7 @@ struct vb_report {
 	unsigned ev;
 	uint32_t sr, bd_bit, bytes;
 	uint64_t bd_addr, t;
+	uint32_t packets;         /* with VB_EV_PACKET_DONE: packets completed (0 means 1) */
 };
 
 static inline void vb_report_sg_error(struct vb_report *r, uint32_t sr)

@@ -15,7 +15,8 @@ MAX_PERIODS_FACTOR = 4        # the window extends up to 4x, then the trial runs
 DEFAULT_TOLERANCE = 0.02      # 2 %: the window is extended while the estimate exceeds half of it
 
 #: The functional memory path, as board options (csrc/vboard/bus/config.c keys).
-FUNCTIONAL_OPTIONS = {"dram.enabled": 0.0, "ic.request_ns": 0.0, "ic.response_ns": 0.0, "ic.width_bits": 0.0}
+FUNCTIONAL_OPTIONS = {"dma.functional": 1.0, "dram.enabled": 0.0, "ic.request_ns": 0.0, "ic.response_ns": 0.0,
+                      "ic.width_bits": 0.0}
 
 FUNCTIONAL_NOTE = ("functional: ideal memory path (no DRAM banks, refresh or controller latency, no interconnect "
                    "latency or width limit); registers, descriptors and data exact, times not the board's")
