@@ -90,6 +90,7 @@ static void chan_halt(struct vb_chan *c)
 /* Any error halts the channel gracefully: RS cleared, Halted, Err_Irq. */
 static void chan_error(struct vb_chan *c, uint32_t sr_bits)
 {
+	c->stats.irq_err++;
 	c->dmasr |= sr_bits | PG021_SR_ERR_IRQ;
 	c->dmasr &= ~PG021_SR_IDLE;
 	c->dmacr &= ~PG021_CR_RS;
@@ -144,11 +145,13 @@ static void irq_packet(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 	c->stats.packets++;
 	if (!vb_sg(d)) {
 		c->dmasr |= PG021_SR_IOC_IRQ;
+		c->stats.irq_ioc++;
 		return;
 	}
 	c->pending_pkts++;
 	if (--c->thr_count == 0) {
 		c->dmasr |= PG021_SR_IOC_IRQ;
+		c->stats.irq_ioc++;
 		c->thr_count = threshold_of(c->dmacr);
 		c->pending_pkts = 0;
 		c->dly_deadline = VB_NO_TIME;
@@ -159,6 +162,7 @@ static void irq_packet(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 
 static void irq_delay_fired(struct vb_chan *c)
 {
+	c->stats.irq_dly++;
 	c->dmasr |= PG021_SR_DLY_IRQ;
 	c->thr_count = threshold_of(c->dmacr);
 	c->pending_pkts = 0;
@@ -198,6 +202,8 @@ static void apply(struct vb_dma *d, struct vb_chan *c, const struct vb_report *r
 	if (r->ev & VB_EV_PACKET_DONE)
 		for (uint32_t i = 0; i < (r->packets ? r->packets : 1); i++)   /* a functional batch: several */
 			irq_packet(d, c, r->t);
+	if (r->ev & VB_EV_PACKET_OPEN)
+		packet_begins(c);
 	if (r->ev & VB_EV_IDLE)
 		chan_done(c);
 	if (r->ev & VB_EV_HALT)

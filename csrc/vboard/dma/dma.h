@@ -105,7 +105,7 @@ struct vb_fun {
 	bool on;                  /* this run is walked functionally (set at the kick) */
 	bool pkt_open;            /* MM2S: a packet has begun, its EOF BD not yet walked */
 	bool have_bd;             /* S2MM: c->bd is armed (partly filled) */
-	bool began;               /* the batch began a packet (stops the delay timer) */
+	bool began;               /* a packet began since the batch's last completed one (stops the delay timer) */
 	bool batch;               /* a batch was walked; its end is the next event */
 	bool done;                /* the batch ended at the tail it saw */
 	uint32_t packets;         /* EOF BDs the batch completed */

@@ -139,7 +139,8 @@ static bool mm2s_bd(struct vb_dma *d, struct vb_chan *c, uint64_t addr, uint64_t
 		return false;
 	}
 	c->stats.bd_writebacks++;
-	f->packets += e.eof;
+	if (e.eof)
+		f->packets++, f->began = false;
 	if (at_tail(c, addr)) {
 		f->done = true;
 		return false;
@@ -216,7 +217,8 @@ static enum walk s2mm_complete(struct vb_dma *d, struct vb_chan *c)
 	}
 	c->bd.status = status;
 	c->stats.bd_writebacks++;
-	f->packets += eof;
+	if (eof)
+		f->packets++, f->began = false;
 	c->next_bd = vb_bd_next(d, &c->bd);
 	if (at_tail(c, c->bd_addr)) {
 		f->done = true;
@@ -307,7 +309,7 @@ static bool batch_end(struct vb_chan *c, uint64_t t, struct vb_report *r)
 	struct vb_fun *f = &c->fun;
 
 	if (f->began)
-		r->ev |= VB_EV_PACKET_BEGINS;
+		r->ev |= VB_EV_PACKET_OPEN;
 	if (f->packets) {
 		vb_report_packet_done(r, t);
 		r->packets = f->packets;

@@ -33,6 +33,7 @@ enum {
 	VB_EV_PACKET_DONE   = 1u << 3,  /* a packet completed at .t (IOC / coalescing) */
 	VB_EV_IDLE          = 1u << 4,  /* the work up to the pause point is done */
 	VB_EV_HALT          = 1u << 5,  /* nothing in flight after RS = 0 */
+	VB_EV_PACKET_OPEN   = 1u << 6,  /* after the packets done: a packet began since the last (functional.c) */
 };
 
 struct vb_report {
