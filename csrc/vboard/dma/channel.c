@@ -160,6 +160,31 @@ static void irq_packet(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 	}
 }
 
+/* n packets completed at once (a functional batch): what n calls of irq_packet do, by whole thresholds. */
+static void irq_packets(struct vb_dma *d, struct vb_chan *c, uint64_t t, uint32_t n)
+{
+	unsigned thr = threshold_of(c->dmacr);
+
+	if (n > 1 && vb_sg(d) && thr && c->thr_count && n >= c->thr_count) {
+		uint32_t after = n - c->thr_count;          /* packets after the first threshold reached */
+		c->stats.packets += n - after % thr;
+		c->stats.irq_ioc += 1 + after / thr;
+		c->dmasr |= PG021_SR_IOC_IRQ;
+		c->thr_count = thr;
+		c->pending_pkts = 0;
+		c->dly_deadline = VB_NO_TIME;
+		n = after % thr;
+	}
+	if (n > 1 && vb_sg(d) && c->thr_count > n) {      /* counted down short of the threshold */
+		c->stats.packets += n - 1;
+		c->pending_pkts += n - 1;
+		c->thr_count -= n - 1;
+		n = 1;
+	}
+	while (n--)
+		irq_packet(d, c, t);
+}
+
 static void irq_delay_fired(struct vb_chan *c)
 {
 	c->stats.irq_dly++;
@@ -200,8 +225,7 @@ static void apply(struct vb_dma *d, struct vb_chan *c, const struct vb_report *r
 	if (r->ev & VB_EV_PACKET_BEGINS)
 		packet_begins(c);
 	if (r->ev & VB_EV_PACKET_DONE)
-		for (uint32_t i = 0; i < (r->packets ? r->packets : 1); i++)   /* a functional batch: several */
-			irq_packet(d, c, r->t);
+		irq_packets(d, c, r->t, r->packets ? r->packets : 1);   /* a functional batch: several */
 	if (r->ev & VB_EV_PACKET_OPEN)
 		packet_begins(c);
 	if (r->ev & VB_EV_IDLE)
