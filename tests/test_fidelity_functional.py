@@ -145,10 +145,9 @@ def test_tail_past_the_ring_ends_on_sginterr_in_both():
     assert fun["CURDESC"] == exact["CURDESC"] and len(fun["packets"]) == 5
 
 
-def test_functional_is_one_event_per_batch_not_per_bd():
-    """The point of the fidelity: a long ring of small BDs costs the scheduler a couple of events, not four
-    per BD (counted by the board's own step counter would need a hook; the MMIO-free run says it: the whole
-    ring completes within one clock per beat of its first beat)."""
+def test_functional_times_are_one_beat_per_clock():
+    """The declared time model: the ring's beats leave back to back, one per DMA clock (two beats per 64-byte BD
+    on a 256-bit stream), whatever the memory; the bytes are the buffer's."""
     board = sgdma.VirtualBoard(BOARD, sink_record=True, options=board_options("functional"))
     dma = sgdma.AxiDma(board)
     dma.reset()
@@ -164,3 +163,11 @@ def test_functional_is_one_event_per_batch_not_per_bd():
     # two beats per 64-byte BD, back to back: the last beat is 2n - 1 clocks after the first
     assert t["last_ns"][-1] - t["first_ns"][0] == pytest.approx((2 * n - 1) * clock_ns, rel=1e-3)
     assert b"".join(board.mm2s_sink.packets()) == bytes(buf)
+
+
+def test_bad_fidelity_and_option_are_refused_by_name():
+    with pytest.raises(ValueError, match="fidelity='fast'.*exact.*functional"):
+        sgdma.VirtualBoard(BOARD, fidelity="fast")
+    with pytest.raises(Exception, match="dma.functional = 2"):
+        sgdma.VirtualBoard(BOARD, options={"dma.functional": 2})
+
