@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "dma/functional.h"
+#include "dma/s2mm.h"
 #include "mem/coherency.h"
 
 bool vb_fun_eligible(const struct vb_dma *d, const struct vb_chan *c)
@@ -51,25 +52,6 @@ void vb_fun_kick(struct vb_dma *d, struct vb_chan *c)
 static uint64_t beats_of(const struct vb_dma *d, uint64_t bytes)
 {
 	return (bytes + d->data_bytes - 1) / d->data_bytes;
-}
-
-/* AXI bursts the data mover would use for [addr, addr + len): max_burst beats, never across 4 KiB. */
-static uint64_t bursts_of(const struct vb_dma *d, uint64_t addr, uint64_t len)
-{
-	uint64_t n = 0, most = (uint64_t)d->prm->max_burst * d->data_bytes;
-	if (len <= most && (addr & (PG021_BOUNDARY_4K - 1)) + len <= PG021_BOUNDARY_4K)
-		return len != 0;
-	while (len) {
-		uint64_t step = PG021_BOUNDARY_4K - (addr & (PG021_BOUNDARY_4K - 1));
-		if (step > most)
-			step = most;
-		if (step > len)
-			step = len;
-		addr += step;
-		len -= step;
-		n++;
-	}
-	return n;
 }
 
 /* What a DMA access found last on one 4 KiB page: the rest of the page answers the same way (DDR regions are
@@ -169,7 +151,7 @@ static bool mm2s_bd(struct vb_dma *d, struct vb_chan *c, uint64_t addr, uint64_t
 		vb_stream_push(&d->tx, host, e.len, e.eof, f->pkt_first, e.t_last);
 	}
 	c->probe.bytes += e.len;
-	c->stats.data_bursts += bursts_of(d, e.buf, e.len);
+	c->stats.data_bursts += vb_dma_count_bursts(d, e.buf, e.len);
 	*beat = e.t_last + d->lat.clock;
 	if (e.eof)
 		f->pkt_open = false;
@@ -300,7 +282,7 @@ static enum walk s2mm_fill(struct vb_dma *d, struct vb_chan *c, uint64_t t, uint
 	VB_COH_DMA(d->coh, addr, keyhole && got > d->data_bytes ? d->data_bytes : got, true, t);
 	if (got && c->filled == 0 && c->packet_sof)
 		f->began = true;
-	c->stats.data_bursts += bursts_of(d, addr, got);
+	c->stats.data_bursts += vb_dma_count_bursts(d, addr, got);
 	c->stats.bytes_moved += got;
 	if (c->probe.t_first_beat == VB_NO_TIME) {
 		c->probe.t_first_beat = t;

@@ -29,9 +29,11 @@ static uint64_t beats(const struct vb_dma *d, uint64_t bytes)
 }
 
 /* Data bursts of one buffer: at most max_burst beats, never crossing 4 KiB. */
-static uint64_t count_bursts(const struct vb_dma *d, uint64_t addr, uint64_t len)
+uint64_t vb_dma_count_bursts(const struct vb_dma *d, uint64_t addr, uint64_t len)
 {
 	uint64_t n = 0, burst_bytes = (uint64_t)d->prm->max_burst * d->data_bytes;
+	if (len <= burst_bytes && (addr & (PG021_BOUNDARY_4K - 1)) + len <= PG021_BOUNDARY_4K)
+		return len != 0;        /* one burst or none: the common small buffer */
 	while (len) {
 		uint64_t to_4k = PG021_BOUNDARY_4K - (addr & (PG021_BOUNDARY_4K - 1));
 		uint64_t step = len < burst_bytes ? len : burst_bytes;
@@ -170,7 +172,7 @@ enum vb_s2mm_result vb_s2mm_step(struct vb_dma *d, struct vb_chan *c, uint64_t t
 	VB_COH_DMA(d->coh, addr, vb_keyhole(c) && got > d->data_bytes ? d->data_bytes : got, true, t);
 	if (got && c->filled == 0 && c->packet_sof)
 		r->ev |= VB_EV_PACKET_BEGINS;
-	c->stats.data_bursts += count_bursts(d, addr, got);
+	c->stats.data_bursts += vb_dma_count_bursts(d, addr, got);
 	c->stats.bytes_moved += got;
 	if (c->probe.t_first_beat == VB_NO_TIME) {
 		c->probe.t_first_beat = t;

@@ -14,6 +14,8 @@ enum vb_s2mm_result {
 	VB_S2MM_STOPPED,  /* an error or a halt is in the report */
 };
 enum vb_s2mm_result vb_s2mm_step(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r);
+/* AXI bursts the data movers use for [addr, addr + len): max_burst beats, never across 4 KiB. */
+uint64_t vb_dma_count_bursts(const struct vb_dma *d, uint64_t addr, uint64_t len);
 
 #pragma GCC visibility pop
 
