@@ -252,43 +252,21 @@ static enum walk s2mm_fill(struct vb_dma *d, struct vb_chan *c, uint64_t t, uint
 {
 	struct vb_fun *f = &c->fun;
 	uint64_t cap = c->bd_len - c->filled, addr, got;
-	uint8_t *host;
 	enum vb_access acc;
-	bool last = false, keyhole = vb_keyhole(c);
+	bool last, began;
 
 	*wait = d->rx.next_time(d->rx.dev, cap, t);
 	if (*wait == VB_NO_TIME || *wait > t)
 		return W_WAIT;
-	addr = vb_bd_buffer(d, &c->bd) + c->filled;
-	if ((acc = vb_dma_access(d->memory, addr, keyhole ? d->data_bytes : cap, &host)) != VB_ACC_OK) {
-		d->rx.take(d->rx.dev, vb_scratch_get(&d->scratch, cap), cap, t, &last);  /* consumed and lost */
+	if ((acc = vb_s2mm_take(d, c, t, cap, &addr, &got, &last, &began)) != VB_ACC_OK) {
 		fail_data(f, c->bd_addr, vb_access_sr_bit(acc), vb_access_bd_bit(acc), c->filled);
 		return W_STOP;
-	}
-	if (keyhole) {              /* FIXED bursts: every beat lands on the first; the last one stays */
-		uint8_t *tmp = vb_scratch_get(&d->scratch, cap);
-		got = d->rx.take(d->rx.dev, tmp, cap, t, &last);
-		if (got) {
-			uint64_t at = (got - 1) / d->data_bytes * d->data_bytes;
-			memcpy(host, tmp + at, got - at);
-		}
-	} else {
-		got = d->rx.take(d->rx.dev, host, cap, t, &last);
 	}
 	if (!got && !last) {        /* announced but nothing to take: look again a clock later */
 		*wait = t + d->lat.clock;
 		return W_WAIT;
 	}
-	VB_COH_DMA(d->coh, addr, keyhole && got > d->data_bytes ? d->data_bytes : got, true, t);
-	if (got && c->filled == 0 && c->packet_sof)
-		f->began = true;
-	c->stats.data_bursts += vb_dma_count_bursts(d, addr, got);
-	c->stats.bytes_moved += got;
-	if (c->probe.t_first_beat == VB_NO_TIME) {
-		c->probe.t_first_beat = t;
-		c->probe.t_data_ar = t + d->lat.s2mm_tvalid_to_aw;
-	}
-	c->probe.bytes += got;
+	f->began |= began;
 	c->filled += (uint32_t)got;
 	c->bd_eof = last;
 	*beats += beats_of(d, got);
