@@ -47,9 +47,10 @@ def runs(draw):
     # S2MM: packets on the stream (their lengths), sent before the kick or part of them later
     packets = draw(st.lists(st.integers(1, 3 * 4096), min_size=1, max_size=8))
     late = draw(st.integers(0, len(packets)))
+    keyhole = draw(st.booleans())                     # DMACR.Keyhole: every beat at the buffer's first
     seed = draw(st.integers(0, 2**32 - 1))
     return dict(n=n, direction=direction, lengths=lengths, eof=eof, errors=errors, tail=tail, tail_at=tail_at,
-                threshold=threshold, delay=delay, packets=packets, late=late, seed=seed)
+                threshold=threshold, delay=delay, packets=packets, late=late, keyhole=keyhole, seed=seed)
 
 
 def _run(fidelity: str, r: dict) -> dict:
@@ -92,6 +93,7 @@ def _run(fidelity: str, r: dict) -> dict:
         for k in range(r["late"]):
             board.s2mm_source.send(stream[cuts[k]:cuts[k + 1]])
     cr = P.CR_RS | P.CR_IOC_IRQEN | P.CR_ERR_IRQEN | P.CR_DLY_IRQEN | r["threshold"] << 16 | r["delay"] << 24
+    cr |= P.CR_KEYHOLE if r.get("keyhole") else 0
     board.write32(base + P.CURDESC, ra)
     board.write32(base + P.DMACR, cr)
     board.write32(base + P.TAILDESC, tail)
