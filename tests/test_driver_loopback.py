@@ -1,14 +1,23 @@
-"""Driver-on-board loopback: the C driver core through the Python API on the virtual board."""
+"""Driver-on-board loopback: the C driver core through the Python API on the virtual board, at the exact and
+the functional fidelity (every test runs on both)."""
 import numpy as np
 import pytest
 
 import sgdma
 from sgdma.hw import pg021 as P
 
+FIDELITY = "exact"
+
+
+@pytest.fixture(autouse=True, params=["exact", "functional"])
+def fidelity(request, monkeypatch):
+    monkeypatch.setattr(f"{__name__}.FIDELITY", request.param)
+    return request.param
+
 
 def make(preset="zcu111", **kw):
     kw.setdefault("loopback", True)
-    board = sgdma.VirtualBoard(preset, seed=1, **kw)
+    board = sgdma.VirtualBoard(preset, seed=1, fidelity=FIDELITY, **kw)
     dma = sgdma.AxiDma(board)
     dma.reset()
     return board, dma

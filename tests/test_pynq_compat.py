@@ -12,11 +12,11 @@ import sgdma
 import sgdma.pynq as spynq
 
 
-@pytest.fixture
-def installed():
-    """install() for one test, then pynq's names given back."""
+@pytest.fixture(params=["exact", "functional"])
+def installed(request):
+    """install() for one test (on a board of each fidelity), then pynq's names given back."""
     saved = {k: sys.modules.get(k) for k in ("pynq", "pynq.lib", "pynq.lib.dma")}
-    board = sgdma.VirtualBoard("zcu111", loopback=True)
+    board = sgdma.VirtualBoard("zcu111", loopback=True, fidelity=request.param)
     spynq.install(board)
     yield board
     spynq.uninstall()

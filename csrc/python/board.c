@@ -410,9 +410,10 @@ static PyObject *Board_stats(BoardObject *self, PyObject *arg)
 	if (!sgpy_channel(arg, &ch))
 		return NULL;
 	vb_get_stats(self->b, ch, &s);
-	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "bd_fetches", s.bd_fetches, "bd_writebacks",
+	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "bd_fetches", s.bd_fetches, "bd_writebacks",
 			     s.bd_writebacks, "data_bursts", s.data_bursts, "bytes_moved", s.bytes_moved, "packets",
-			     s.packets, "mmio_reads", s.mmio_reads, "mmio_writes", s.mmio_writes);
+			     s.packets, "mmio_reads", s.mmio_reads, "mmio_writes", s.mmio_writes, "irq_ioc", s.irq_ioc,
+			     "irq_dly", s.irq_dly, "irq_err", s.irq_err);
 }
 
 static PyObject *Board_probe(BoardObject *self, PyObject *arg)

@@ -40,6 +40,7 @@ static const struct key keys[] = {
 	UINT("dma.outstanding", dma.outstanding),
 	UINT("dma.fifo_bytes", dma.fifo_bytes),
 	UINT("dma.write_outstanding", dma.write_outstanding),
+	UINT("dma.functional", dma.functional),
 	UINT("ic.early_bresp", ic.early_bresp),
 	DBL("ic.request_ns", ic.request_ns),
 	DBL("ic.response_ns", ic.response_ns),
@@ -379,6 +380,9 @@ int vb_config_check(const struct vb_config *c, char *err, size_t n)
 	if (c->dma.write_outstanding < 1 || c->dma.write_outstanding > VB_OUTSTANDING_MAX)
 		FAIL("dma.write_outstanding = %u: the model keeps 1..%u write bursts awaiting B", c->dma.write_outstanding,
 		     VB_OUTSTANDING_MAX);
+	if (c->dma.functional > 1)
+		FAIL("dma.functional = %u: must be 0 (timed engine) or 1 (functional: rings walked untimed)",
+		     c->dma.functional);
 	if (c->ic.early_bresp > 1)
 		FAIL("ic.early_bresp = %u: must be 0 (B from the memory controller) or 1 (B on acceptance)",
 		     c->ic.early_bresp);

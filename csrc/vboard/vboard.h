@@ -210,6 +210,7 @@ int vb_mm2s_accept(vb_board *b, uint64_t t_ps, bool *last);
 /* Counters for tests and benchmarks. */
 struct vb_stats {
 	uint64_t bd_fetches, bd_writebacks, data_bursts, bytes_moved, packets, mmio_reads, mmio_writes;
+	uint64_t irq_ioc, irq_dly, irq_err;   /* interrupt events raised (threshold reached, delay timeout, error) */
 };
 
 /* Event times (ps) of the channel's latest run, for characterization: reset

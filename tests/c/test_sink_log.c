@@ -81,6 +81,8 @@ static void test_reservation_grows_in_steps_and_only_the_head_is_writable(void)
 	uint64_t cap = 64 * MiB, used = 0;
 	size_t steps = 0, last_rw = 0;
 
+	vb_sink_log_release_parked();              /* a new reservation, not the last test's */
+
 	/* odd-sized packets across the 256 KiB, 512 KiB, 1, 2, 4, 8 and 16 MiB steps */
 	while (used < 12 * MiB) {
 		CHECK(append(&l, cap, &used, 4093));
@@ -102,6 +104,43 @@ static void test_reservation_grows_in_steps_and_only_the_head_is_writable(void)
 	CHECK_EQ(l.rw, 16 * MiB);
 	vb_sink_log_free(&l);
 	CHECK(l.data == NULL && l.rw == 0);
+}
+
+/* A freed reservation is parked for the next log of the same cap: its head stays mapped (bounded by
+ * VB_SINK_LOG_PARK) and the next log writes there; a log of another cap reserves its own. */
+static void test_a_freed_log_is_parked_for_the_next_of_its_cap(void)
+{
+	struct vb_sink_log a = { 0 }, b = { 0 }, other = { 0 }, big = { 0 };
+	uint64_t used = 0;
+	uint8_t *data;
+	size_t rw;
+
+	vb_sink_log_release_parked();
+	while (used < 3 * MiB)
+		CHECK(append(&a, 64 * MiB, &used, 8192));
+	vb_sink_log_write(&a, 0, a.data + 8192, 8192);
+	data = a.data;
+	rw = a.rw;
+	vb_sink_log_free(&a);
+	CHECK(a.data == NULL && a.rw == 0);
+	CHECK(strcmp(perms_at(data), "rw-p") == 0);            /* parked: still mapped */
+	CHECK(vb_sink_log_fit(&other, 32 * MiB, 1));
+	CHECK(other.data != data);
+	CHECK(vb_sink_log_fit(&b, 64 * MiB, 1));
+	CHECK(b.data == data && b.rw == rw && b.written == 0);
+	CHECK(resident(b.data, 3 * MiB) > 0);                    /* its pages are there already */
+	vb_sink_log_free(&other);
+	vb_sink_log_free(&b);
+	/* a large log parks only its first VB_SINK_LOG_PARK bytes read-write */
+	CHECK(vb_sink_log_fit(&big, 256 * MiB, 100 * MiB));
+	CHECK(big.rw > VB_SINK_LOG_PARK);
+	data = big.data;
+	vb_sink_log_free(&big);
+	CHECK(vb_sink_log_fit(&big, 256 * MiB, 1));
+	CHECK(big.data == data && big.rw == VB_SINK_LOG_PARK);
+	CHECK(strcmp(perms_at(big.data + VB_SINK_LOG_PARK), "---p") == 0);
+	vb_sink_log_free(&big);
+	vb_sink_log_release_parked();
 }
 
 static void test_trim_gives_pages_beyond_the_head_back(void)
@@ -196,6 +235,7 @@ int main(void)
 {
 	RUN(test_writes_land_exactly_at_any_offset_and_length);
 	RUN(test_reservation_grows_in_steps_and_only_the_head_is_writable);
+	RUN(test_a_freed_log_is_parked_for_the_next_of_its_cap);
 	RUN(test_trim_gives_pages_beyond_the_head_back);
 	RUN(test_without_address_space_the_log_is_a_grown_array);
 	return report();

@@ -10,6 +10,7 @@
  * boundary so every huge-page window in it is whole.
  */
 #define _GNU_SOURCE          /* MAP_ANONYMOUS, MAP_NORESERVE, MADV_HUGEPAGE */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -41,6 +42,28 @@ static void advise_huge(uint8_t *p, size_t len)
 #endif
 }
 
+/* The last freed reservation, its head still read-write (at most VB_SINK_LOG_PARK bytes): the next log of the
+ * same cap takes it, so a process that makes board after board (a test suite, a sweep) writes its packets into
+ * pages mapped already instead of pages the kernel must zero on first touch. */
+static struct vb_sink_log parked;
+static pthread_mutex_t parked_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool take_parked(struct vb_sink_log *l, size_t span)
+{
+	bool got = false;
+
+	pthread_mutex_lock(&parked_lock);
+	if (parked.span == span) {
+		*l = parked;
+		parked = (struct vb_sink_log){ 0 };
+		got = true;
+	}
+	pthread_mutex_unlock(&parked_lock);
+	if (got)
+		l->written = 0;  /* its pages are mapped but not cached: long packets still take streaming stores */
+	return got;
+}
+
 /* Address space for the whole cap, nothing writable yet (no charge, no pages). */
 static void reserve(struct vb_sink_log *l, uint64_t cap)
 {
@@ -51,6 +74,8 @@ static void reserve(struct vb_sink_log *l, uint64_t cap)
 	if (cap > SIZE_MAX - 2 * HUGE)
 		return;
 	span = round_up((size_t)cap, HUGE);
+	if (take_parked(l, span))
+		return;
 	p = mmap(NULL, span + HUGE, PROT_NONE, RESERVE_FLAGS, -1, 0);
 	if (p == MAP_FAILED)
 		return;
@@ -81,8 +106,11 @@ bool vb_sink_log_fit(struct vb_sink_log *l, uint64_t cap, uint64_t need)
 {
 	if (need <= l->rw)
 		return true;
-	if (!l->tried)
+	if (!l->tried) {
 		reserve(l, cap);
+		if (need <= l->rw)          /* a parked reservation's head holds it */
+			return true;
+	}
 	if (l->span) {
 		size_t want;
 
@@ -187,9 +215,31 @@ void vb_sink_log_trim(struct vb_sink_log *l, uint64_t used)
 
 void vb_sink_log_free(struct vb_sink_log *l)
 {
+	struct vb_sink_log old = { 0 };
+
+	if (l->span && l->rw) {
+		vb_sink_log_trim(l, VB_SINK_LOG_PARK);     /* what it keeps mapped while parked */
+		pthread_mutex_lock(&parked_lock);
+		old = parked;                               /* the newer one is kept */
+		parked = *l;
+		pthread_mutex_unlock(&parked_lock);
+		*l = old;
+	}
 	if (l->span)
 		munmap(l->data, l->span);
 	else
 		free(l->data);
 	*l = (struct vb_sink_log){ 0 };
+}
+
+void vb_sink_log_release_parked(void)
+{
+	struct vb_sink_log old;
+
+	pthread_mutex_lock(&parked_lock);
+	old = parked;
+	parked = (struct vb_sink_log){ 0 };
+	pthread_mutex_unlock(&parked_lock);
+	if (old.span)
+		munmap(old.data, old.span);
 }

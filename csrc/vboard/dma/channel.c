@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dma/channel.h"
+#include "dma/functional.h"
 
 static bool running(const struct vb_chan *c) { return !vb_chan_halted(c); }
 static bool has_error(const struct vb_chan *c) { return (c->dmasr & PG021_SR_ERR_ALL) != 0; }
@@ -89,6 +90,7 @@ static void chan_halt(struct vb_chan *c)
 /* Any error halts the channel gracefully: RS cleared, Halted, Err_Irq. */
 static void chan_error(struct vb_chan *c, uint32_t sr_bits)
 {
+	c->stats.irq_err++;
 	c->dmasr |= sr_bits | PG021_SR_ERR_IRQ;
 	c->dmasr &= ~PG021_SR_IDLE;
 	c->dmacr &= ~PG021_CR_RS;
@@ -143,11 +145,13 @@ static void irq_packet(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 	c->stats.packets++;
 	if (!vb_sg(d)) {
 		c->dmasr |= PG021_SR_IOC_IRQ;
+		c->stats.irq_ioc++;
 		return;
 	}
 	c->pending_pkts++;
 	if (--c->thr_count == 0) {
 		c->dmasr |= PG021_SR_IOC_IRQ;
+		c->stats.irq_ioc++;
 		c->thr_count = threshold_of(c->dmacr);
 		c->pending_pkts = 0;
 		c->dly_deadline = VB_NO_TIME;
@@ -156,8 +160,34 @@ static void irq_packet(struct vb_dma *d, struct vb_chan *c, uint64_t t)
 	}
 }
 
+/* n packets completed at once (a functional batch): what n calls of irq_packet do, by whole thresholds. */
+static void irq_packets(struct vb_dma *d, struct vb_chan *c, uint64_t t, uint32_t n)
+{
+	unsigned thr = threshold_of(c->dmacr);
+
+	if (n > 1 && vb_sg(d) && thr && c->thr_count && n >= c->thr_count) {
+		uint32_t after = n - c->thr_count;          /* packets after the first threshold reached */
+		c->stats.packets += n - after % thr;
+		c->stats.irq_ioc += 1 + after / thr;
+		c->dmasr |= PG021_SR_IOC_IRQ;
+		c->thr_count = thr;
+		c->pending_pkts = 0;
+		c->dly_deadline = VB_NO_TIME;
+		n = after % thr;
+	}
+	if (n > 1 && vb_sg(d) && c->thr_count > n) {      /* counted down short of the threshold */
+		c->stats.packets += n - 1;
+		c->pending_pkts += n - 1;
+		c->thr_count -= n - 1;
+		n = 1;
+	}
+	while (n--)
+		irq_packet(d, c, t);
+}
+
 static void irq_delay_fired(struct vb_chan *c)
 {
+	c->stats.irq_dly++;
 	c->dmasr |= PG021_SR_DLY_IRQ;
 	c->thr_count = threshold_of(c->dmacr);
 	c->pending_pkts = 0;
@@ -195,7 +225,9 @@ static void apply(struct vb_dma *d, struct vb_chan *c, const struct vb_report *r
 	if (r->ev & VB_EV_PACKET_BEGINS)
 		packet_begins(c);
 	if (r->ev & VB_EV_PACKET_DONE)
-		irq_packet(d, c, r->t);
+		irq_packets(d, c, r->t, r->packets ? r->packets : 1);   /* a functional batch: several */
+	if (r->ev & VB_EV_PACKET_OPEN)
+		packet_begins(c);
 	if (r->ev & VB_EV_IDLE)
 		chan_done(c);
 	if (r->ev & VB_EV_HALT)
@@ -216,6 +248,11 @@ static void sg_kick(struct vb_dma *d, struct vb_chan *c)
 	probe_kick(d, c);
 	c->dmasr &= ~PG021_SR_IDLE;
 	c->first_after_kick = true;
+	c->fun.on = vb_fun_eligible(d, c);
+	if (c->fun.on) {
+		vb_fun_kick(d, c);
+		return;
+	}
 	if (vb_is_mm2s(c)) {
 		c->phase = PH_DATA;
 		vb_sg_mm2s_kick(d, c);
@@ -231,6 +268,7 @@ static void simple_start(struct vb_dma *d, struct vb_chan *c)
 	c->filled = 0;
 	c->bd_eof = false;
 	c->in_packet = false;
+	c->fun.on = false;
 	if (vb_is_mm2s(c)) {
 		c->phase = PH_DATA;
 		vb_sg_mm2s_simple(d, c);
@@ -257,7 +295,7 @@ void vb_chan_control(struct vb_dma *d, struct vb_chan *c, uint32_t old, uint32_t
 		c->phase = PH_IDLE;
 	} else if (!(old & PG021_CR_RS) && (now & PG021_CR_RS) && c->stopping) {
 		c->stopping = false;  /* RS set again before the halt took effect: keep running */
-		if (vb_is_mm2s(c))
+		if (vb_is_mm2s(c) && !c->fun.on)
 			vb_sg_mm2s_tail_moved(d, c);
 	} else if ((old & PG021_CR_RS) && !(now & PG021_CR_RS) && running(c)) {
 		/* In-flight work completes, then Halted.  A BD only waiting for
@@ -266,7 +304,7 @@ void vb_chan_control(struct vb_dma *d, struct vb_chan *c, uint32_t old, uint32_t
 			chan_halt(c);
 		} else {
 			c->stopping = true;
-			if (vb_is_mm2s(c)) {
+			if (vb_is_mm2s(c) && !c->fun.on) {
 				struct vb_report r = { 0 };
 				vb_sg_mm2s_stop(d, c, &r);
 				apply(d, c, &r);
@@ -280,8 +318,8 @@ void vb_chan_tail_written(struct vb_dma *d, struct vb_chan *c)
 	/* Halted: the register only records it.  Busy: the pause point moves. */
 	if (running(c) && c->phase == PH_IDLE)
 		sg_kick(d, c);
-	else if (running(c) && vb_chan_busy(c) && vb_is_mm2s(c))
-		vb_sg_mm2s_tail_moved(d, c);
+	else if (running(c) && vb_chan_busy(c) && vb_is_mm2s(c) && !c->fun.on)
+		vb_sg_mm2s_tail_moved(d, c);   /* a functional run reads the tail at its next batch */
 }
 
 void vb_chan_length_written(struct vb_dma *d, struct vb_chan *c, uint32_t v)
@@ -314,7 +352,7 @@ static uint64_t chan_next(const struct vb_dma *d, struct vb_chan *c)
 {
 	if (!vb_chan_busy(c))
 		return VB_NO_TIME;
-	return vb_is_mm2s(c) ? vb_sg_mm2s_next_event(d, c) : c->t_next;
+	return vb_is_mm2s(c) && !c->fun.on ? vb_sg_mm2s_next_event(d, c) : c->t_next;
 }
 
 /* The core's next event, kept in dma_next: only a step, a register write, a
@@ -362,7 +400,9 @@ void vb_dma_step(struct vb_dma *d, uint64_t t)
 		if (chan_next(d, c) != t)
 			continue;
 		struct vb_report r = { 0 };
-		if (vb_is_mm2s(c))
+		if (c->fun.on)
+			vb_fun_step(d, c, t, &r);
+		else if (vb_is_mm2s(c))
 			vb_sg_mm2s_step(d, c, t, &r);
 		else if (vb_sg(d))
 			vb_sg_s2mm_step(d, c, t, &r);

@@ -98,6 +98,25 @@ struct vb_mm2s {
 	unsigned ph, np;          /* deferred bursts: head, count */
 };
 
+/* A channel's functional run (functional.c): its ring is walked in batches; a
+ * batch's data, STATUS and sink effects happen when it is walked, its interrupts
+ * and its end (Idle, error) when its constant-rate beats are over. */
+struct vb_fun {
+	bool on;                  /* this run is walked functionally (set at the kick) */
+	bool pkt_open;            /* MM2S: a packet has begun, its EOF BD not yet walked */
+	bool have_bd;             /* S2MM: c->bd is armed (partly filled) */
+	bool began;               /* a packet began since the batch's last completed one (stops the delay timer) */
+	bool batch;               /* a batch was walked; its end is the next event */
+	bool done;                /* the batch ended at the tail it saw */
+	uint32_t packets;         /* EOF BDs the batch completed */
+	uint64_t pkt_first;       /* MM2S: first beat of the open packet */
+	struct vb_report_err {    /* the error the batch ended on, raised at its end */
+		unsigned ev;          /* 0, VB_EV_SG_ERROR or VB_EV_DATA_ERROR */
+		uint32_t sr, bd_bit, bytes;
+		uint64_t bd_addr;
+	} err;
+};
+
 struct vb_chan {
 	enum vb_chan_id id;
 	/* registers as software sees them */
@@ -140,6 +159,7 @@ struct vb_chan {
 	struct vb_stats stats;
 	struct vb_probe probe;
 	struct vb_mm2s mm2s;
+	struct vb_fun fun;
 	/* MM2S BD fetches for reports: (issue, data back) ps pairs, bounded */
 	uint64_t *fetch_log;
 	size_t n_fetch_log, cap_fetch_log, fetch_log_dropped;

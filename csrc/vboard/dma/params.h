@@ -24,6 +24,8 @@ struct vb_dma_params {
 	unsigned fifo_bytes;          /* data-mover FIFO in front of the stream */
 	/* S2MM write path (s2mm.c) */
 	unsigned write_outstanding;   /* S2MM write bursts awaiting their response (B) */
+	/* functional fidelity (functional.c): SG runs walk their ring at once, untimed */
+	unsigned functional;
 };
 
 #endif

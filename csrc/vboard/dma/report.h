@@ -33,12 +33,14 @@ enum {
 	VB_EV_PACKET_DONE   = 1u << 3,  /* a packet completed at .t (IOC / coalescing) */
 	VB_EV_IDLE          = 1u << 4,  /* the work up to the pause point is done */
 	VB_EV_HALT          = 1u << 5,  /* nothing in flight after RS = 0 */
+	VB_EV_PACKET_OPEN   = 1u << 6,  /* after the packets done: a packet began since the last (functional.c) */
 };
 
 struct vb_report {
 	unsigned ev;
 	uint32_t sr, bd_bit, bytes;
 	uint64_t bd_addr, t;
+	uint32_t packets;         /* with VB_EV_PACKET_DONE: packets completed (0 means 1) */
 };
 
 static inline void vb_report_sg_error(struct vb_report *r, uint32_t sr)

@@ -29,9 +29,11 @@ static uint64_t beats(const struct vb_dma *d, uint64_t bytes)
 }
 
 /* Data bursts of one buffer: at most max_burst beats, never crossing 4 KiB. */
-static uint64_t count_bursts(const struct vb_dma *d, uint64_t addr, uint64_t len)
+uint64_t vb_dma_count_bursts(const struct vb_dma *d, uint64_t addr, uint64_t len)
 {
 	uint64_t n = 0, burst_bytes = (uint64_t)d->prm->max_burst * d->data_bytes;
+	if (len <= burst_bytes && (addr & (PG021_BOUNDARY_4K - 1)) + len <= PG021_BOUNDARY_4K)
+		return len != 0;        /* one burst or none: the common small buffer */
 	while (len) {
 		uint64_t to_4k = PG021_BOUNDARY_4K - (addr & (PG021_BOUNDARY_4K - 1));
 		uint64_t step = len < burst_bytes ? len : burst_bytes;
@@ -117,13 +119,51 @@ static bool is_last_armed(const struct vb_dma *d, const struct vb_chan *c)
 	return !c->cyclic && c->bd_addr == c->taildesc;
 }
 
+/* Take up to cap stream bytes at t into the armed buffer at its fill point (*addr): the keyhole keeps each
+ * chunk's last beat; counters and probe follow.  A buffer the DMA cannot write still consumes the beats (lost).
+ * *began: the bytes start a packet. */
+enum vb_access vb_s2mm_take(struct vb_dma *d, struct vb_chan *c, uint64_t t, uint64_t cap, uint64_t *addr,
+			    uint64_t *got, bool *last, bool *began)
+{
+	uint8_t *host;
+	enum vb_access acc;
+
+	*addr = (vb_sg(d) ? vb_bd_buffer(d, &c->bd) : c->addr) + c->filled;
+	*last = *began = false;
+	*got = 0;
+	acc = vb_dma_access(d->memory, *addr, vb_keyhole(c) ? d->data_bytes : cap, &host);
+	if (acc != VB_ACC_OK) {
+		uint8_t *sink = vb_scratch_get(&d->scratch, cap);
+		d->rx.take(d->rx.dev, sink, cap, t, last); /* the beats are consumed and lost */
+		return acc;
+	}
+	if (vb_keyhole(c)) {
+		uint8_t *tmp = vb_scratch_get(&d->scratch, cap);
+		*got = d->rx.take(d->rx.dev, tmp, cap, t, last);
+		if (*got)
+			memcpy(host, tmp + ((*got - 1) / d->data_bytes) * d->data_bytes,
+			       *got - ((*got - 1) / d->data_bytes) * d->data_bytes);
+	} else {
+		*got = d->rx.take(d->rx.dev, host, cap, t, last);
+	}
+	VB_COH_DMA(d->coh, *addr, vb_keyhole(c) && *got > d->data_bytes ? d->data_bytes : *got, true, t);
+	*began = *got && c->filled == 0 && c->packet_sof;
+	c->stats.data_bursts += vb_dma_count_bursts(d, *addr, *got);
+	c->stats.bytes_moved += *got;
+	if (c->probe.t_first_beat == VB_NO_TIME) {
+		c->probe.t_first_beat = t;
+		c->probe.t_data_ar = t + d->lat.s2mm_tvalid_to_aw;
+	}
+	c->probe.bytes += *got;
+	return VB_ACC_OK;
+}
+
 /* Pull whatever stream data is available at t into the armed buffer. */
 enum vb_s2mm_result vb_s2mm_step(struct vb_dma *d, struct vb_chan *c, uint64_t t, struct vb_report *r)
 {
 	uint64_t cap, addr, got, avail;
-	uint8_t *host;
 	enum vb_access acc;
-	bool last = false;
+	bool last = false, began;
 
 	if (c->w.left) {             /* bursts of the current chunk still to issue */
 		issue_burst(d, c, t);
@@ -150,33 +190,13 @@ enum vb_s2mm_result vb_s2mm_step(struct vb_dma *d, struct vb_chan *c, uint64_t t
 		}
 		return VB_S2MM_BUSY;
 	}
-	addr = (vb_sg(d) ? vb_bd_buffer(d, &c->bd) : c->addr) + c->filled;
-	acc = vb_dma_access(d->memory, addr, vb_keyhole(c) ? d->data_bytes : cap, &host);
+	acc = vb_s2mm_take(d, c, t, cap, &addr, &got, &last, &began);
 	if (acc != VB_ACC_OK) {
-		uint8_t *sink = vb_scratch_get(&d->scratch, cap);
-		d->rx.take(d->rx.dev, sink, cap, t, &last); /* the beats are consumed and lost */
 		vb_report_data_error(r, c->bd_addr, vb_access_sr_bit(acc), vb_access_bd_bit(acc), c->filled);
 		return VB_S2MM_STOPPED;
 	}
-	if (vb_keyhole(c)) {
-		uint8_t *tmp = vb_scratch_get(&d->scratch, cap);
-		got = d->rx.take(d->rx.dev, tmp, cap, t, &last);
-		if (got)
-			memcpy(host, tmp + ((got - 1) / d->data_bytes) * d->data_bytes,
-			       got - ((got - 1) / d->data_bytes) * d->data_bytes);
-	} else {
-		got = d->rx.take(d->rx.dev, host, cap, t, &last);
-	}
-	VB_COH_DMA(d->coh, addr, vb_keyhole(c) && got > d->data_bytes ? d->data_bytes : got, true, t);
-	if (got && c->filled == 0 && c->packet_sof)
+	if (began)
 		r->ev |= VB_EV_PACKET_BEGINS;
-	c->stats.data_bursts += count_bursts(d, addr, got);
-	c->stats.bytes_moved += got;
-	if (c->probe.t_first_beat == VB_NO_TIME) {
-		c->probe.t_first_beat = t;
-		c->probe.t_data_ar = t + d->lat.s2mm_tvalid_to_aw;
-	}
-	c->probe.bytes += got;
 	start_chunk(d, c, t, c->filled == 0, addr, got);
 	c->filled += (uint32_t)got;
 	c->bd_eof = last;

@@ -1,9 +1,10 @@
 """What a fidelity means to a board (the memory path it is built with) and its options' rules; light, so a
 command's start-up imports it without the experiments (sgdma.experiments.fidelity has the rest).
 
-functional: the ideal memory path, as the pg021 preset's "ideal memory": no DRAM model (banks, refresh, controller
-latency), no interconnect latency or port width limit, so every beat costs one DMA clock; registers, descriptors,
-data and errors stay the exact model's.
+functional: SG rings walked untimed (dma.functional: csrc/vboard/dma/functional.c), one beat per DMA clock, over
+the ideal memory path of the pg021 preset's "ideal memory" (no DRAM banks, refresh or controller latency, no
+interconnect latency or port width limit) for what still runs timed (simple mode, cyclic rings, paced streams);
+memory, BD STATUS, stream data, registers, interrupts and errors stay the exact model's.
 """
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ DEFAULT_PERIODS = 8           # issue 27: a window of 8 whole refresh periods
 MAX_PERIODS_FACTOR = 4        # the window extends up to 4x, then the trial runs exact
 DEFAULT_TOLERANCE = 0.02      # 2 %: the window is extended while the estimate exceeds half of it
 
-#: The functional memory path, as board options (csrc/vboard/bus/config.c keys).
-FUNCTIONAL_OPTIONS = {"dram.enabled": 0.0, "ic.request_ns": 0.0, "ic.response_ns": 0.0, "ic.width_bits": 0.0}
+#: The functional fidelity, as board options (csrc/vboard/config.c keys).
+FUNCTIONAL_OPTIONS = {"dma.functional": 1.0, "dram.enabled": 0.0, "ic.request_ns": 0.0, "ic.response_ns": 0.0,
+                      "ic.width_bits": 0.0}
 
-FUNCTIONAL_NOTE = ("functional: ideal memory path (no DRAM banks, refresh or controller latency, no interconnect "
-                   "latency or width limit); registers, descriptors and data exact, times not the board's")
+FUNCTIONAL_NOTE = ("functional: SG rings walked untimed at one beat per clock over an ideal memory path (no DRAM "
+                   "banks, refresh or controller latency, no interconnect latency or width limit); registers, "
+                   "descriptors and data exact, times not the board's")
 
 
 def board_options(fidelity: str) -> dict:

@@ -13,6 +13,7 @@ import numpy as np
 
 from sgdma import _core
 from sgdma.board import checks
+from sgdma.board.fidelity import board_options
 from sgdma.hw import presets
 from sgdma.hw import pg021 as P
 from sgdma.board.threads import ConcurrentUseError, Owner, single_threaded  # noqa: F401 (re-exported)
@@ -405,6 +406,10 @@ class VirtualBoard:
     key in dotted form passed as ``options={"dma.max_burst": 64}``.  ``timing_only=True``
     makes MM2S move no bytes (the sink records lengths and times only).
 
+    ``fidelity="functional"`` runs SG rings untimed (sgdma.board.fidelity): the same memory, BD STATUS words,
+    stream packets, DMASR, CURDESC and interrupts as the default ``"exact"``, at a memcpy's speed, with times
+    that are not the board's (for driver tests, not for figures).
+
     ``cpu_load`` runs a background CPU load (a copy loop on another core) whose
     cache-line reads and write-backs compete with the DMA at the DRAM controller:
     a rate in MB/s (``800``, ``"800MB/s"``, ``"1.2GB/s"``) with a memcpy's even
@@ -412,12 +417,16 @@ class VirtualBoard:
     """
 
     def __init__(self, preset: str | Path = "zcu111", seed: int = 0, options: dict | None = None,
-                 port: str | None = None, cpu_load=None, **overrides):
+                 port: str | None = None, cpu_load=None, fidelity: str = "exact", **overrides):
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
             raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2^64-1 (the generator's seed)")
         presets.load(preset)                   # the schema check: a malformed preset is refused by name
         self._thread_owner = Owner()           # one thread drives a board (board/threads.py)
+        if fidelity not in ("exact", "functional"):
+            raise ValueError(f"fidelity={fidelity!r}: a board runs 'exact' or 'functional' ('fast' is a sweep's "
+                             f"fidelity: characterize, plan and run take it)")
         keys = self._port_options(preset, port)
+        keys.update(board_options(fidelity))
         keys.update(options or {})
         keys.update(cpu_load_options(cpu_load))
         if "timing_only" in overrides:          # timing only = the MM2S sink keeps no bytes

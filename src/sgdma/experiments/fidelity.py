@@ -6,9 +6,10 @@ fast        per trial, the exact trial up to a window of whole DRAM refresh peri
             are the exact counters; throughput carries a per-trial error estimate, checked against exact by
             ``--fast-check`` and tests/test_fidelity_fast.py.  Where the estimator is not validated the trials
             run exact and the record says why.
-functional  the same board with an ideal memory path: no DRAM timing (banks, refresh, controller latency) and
-            no interconnect latency or width limit, so every beat costs one DMA clock.  What QEMU's model gives:
-            registers, descriptors, data, interrupts and errors exact, times not those of the board.
+functional  SG rings walked untimed (dma.functional, csrc/vboard/dma/functional.c): a tail write's BDs are
+            checked, moved and written back at once, at a constant one beat per DMA clock, over an ideal memory
+            path (no DRAM or interconnect timing).  What QEMU's model gives: registers, descriptors, data,
+            interrupts and errors those of exact, times not those of the board.
 """
 from __future__ import annotations
 
