@@ -206,6 +206,18 @@ uint64_t vb_mm2s_offer(vb_board *b);
 /* The consumer took the next beat at t_ps (runs the model to it first); *last: TLAST.
  * -1 when no beat is offered by then. */
 int vb_mm2s_accept(vb_board *b, uint64_t t_ps, bool *last);
+/* The next MM2S beat a live consumer may take (api_plport.c): its bytes into dst
+ * (the stream's width; the keyhole bit honoured), how many are valid (TKEEP) and
+ * TLAST.  -1 when no beat is queued; -2 when its buffer is no longer memory; -3 when
+ * the stream is wider than VB_MM2S_BEAT_MAX. */
+#define VB_MM2S_BEAT_MAX 128      /* bytes: dst's size (a 1024-bit stream) */
+struct vb_mm2s_beat {
+	uint32_t width, nbytes;   /* the stream's bytes per beat, of which valid */
+	bool last;
+};
+int vb_mm2s_peek(vb_board *b, uint8_t *dst, struct vb_mm2s_beat *out);
+/* The DMA clock: the time of edge 0 and the period (ps). */
+void vb_dma_clock(vb_board *b, uint64_t *origin_ps, double *period_ps);
 
 /* Counters for tests and benchmarks. */
 struct vb_stats {

@@ -1,5 +1,5 @@
 """The live co-simulation examples (sgdma.cocotb against rtl/tb/pl_mem_reader.v,
-pl_stream_gen.v and pl_regs_irq.v), one simulator run each: run by `sgdma rtl test` and tests/test_cosim_live.py."""
+pl_stream_gen.v, pl_stream_sink.v and pl_regs_irq.v), one simulator run each: run by `sgdma rtl test` and tests/test_cosim_live.py."""
 from __future__ import annotations
 
 import json
@@ -38,6 +38,15 @@ CASES = (
          top="pl_stream_gen", sources=("pl_stream_gen.v",)),
     Case("S2MM without a buffer back-pressures the RTL", "no_buffer_backpressures_the_rtl",
          testbench="test_cosim_stream", top="pl_stream_gen", sources=("pl_stream_gen.v",)),
+    Case("MM2S into the RTL, TREADY always high: the model's stream", "mm2s_drives_the_rtl_as_the_models_stream",
+         testbench="test_cosim_source", top="pl_stream_sink", sources=("pl_stream_sink.v",)),
+    Case("MM2S back-pressured, TREADY 1 clock in 3: the model's consumer",
+         "tready_duty_cycle_paces_the_dma_as_the_models_consumer", params=(("READY_EVERY", 3),),
+         env=(("READY_EVERY", "3"),), testbench="test_cosim_source", top="pl_stream_sink",
+         sources=("pl_stream_sink.v",)),
+    Case("MM2S with TREADY stuck low -> protocol error", "stuck_tready_is_a_protocol_error",
+         params=(("READY_EVERY", 60000),), env=(("READY_EVERY", "60000"),), testbench="test_cosim_source",
+         top="pl_stream_sink", sources=("pl_stream_sink.v",)),
     Case("GP registers and interrupt", "registers_and_interrupt", testbench="test_cosim_gp", top="pl_regs_irq",
          sources=("pl_regs_irq.v",)),
     Case("no interrupt: bounded wait", "no_interrupt_is_a_bounded_wait", testbench="test_cosim_gp",
