@@ -8,8 +8,10 @@ the DMA's FIFO for the next read burst.  The next beat is put on the bus when th
 it by the following edge: TDATA is the BD's bytes (the keyhole bit honoured), TKEEP its valid
 bytes, TLAST the BD's EOF on its last beat - what the model's own stream emits.  So TREADY
 back-pressures the DMA as PG021's stalled stream does: the FIFO fills and holds back the AXI
-reads.  Time: board time = HDL time + ``offset``, fixed on the first edge so that HDL edges are
-the DMA clock's edges (exact when the DUT's clock period is the DMA's, a whole number of ps).
+reads.  Time: board time = HDL time + ``offset``, fixed when the source is created (on a rising
+edge of its clock) so that the HDL's edges are the DMA clock's edges at and after the board's
+time then (exact when the DUT's clock period is the DMA's, a whole number of ps).  Software run
+after that (a ring's tail write) moves the board ahead; the HDL reaches it.
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def _now_ps() -> int:
 class DmaStreamSource:
     """``DmaStreamSource(dut, "s_axis", dut.clk, board)``: signals ``<prefix>_tdata``,
     ``_tvalid``, ``_tready``, ``_tlast`` and optionally ``_tkeep``.  Create it before MM2S's first
-    BD (it switches the board's MM2S to the live consumer).  ``taken_ps`` lists the board time of
+    BD (it switches the board's MM2S to the live consumer), right after a rising edge of ``clock``.  ``taken_ps`` lists the board time of
     every beat the DUT took."""
 
     def __init__(self, dut, prefix: str, clock, board, reset=None, reset_active_level: bool = False,
@@ -50,7 +52,7 @@ class DmaStreamSource:
         self.bytes = width // 8
         board.mm2s_live()               # refused (with the fix) once MM2S has BDs queued
         self.origin_ps, self.period_ps = _core.dma_clock(board._b)
-        self.offset: int | None = None  # set on the first edge
+        self.offset = self._align(_now_ps())   # board time = HDL time + offset
         self.clocks = self.beats = self.packets = 0
         self.taken_ps: list[int] = []
         self._wait = 0
@@ -71,6 +73,13 @@ class DmaStreamSource:
         edge = self.origin_ps + int(k * self.period_ps + 0.5)
         return edge - t_hdl
 
+    def _check_phase(self, t: int):
+        k = (t - self.origin_ps) / self.period_ps
+        if abs(k - round(k)) * self.period_ps > 2:
+            raise ValueError(f"{self.prefix}: DmaStreamSource was created between edges of its clock (its "
+                             f"edges fall {abs(k - round(k)) * self.period_ps:.0f} ps off the DMA clock's): "
+                             f"create it right after `await RisingEdge(clk)`")
+
     def _in_reset(self) -> bool:
         if self.reset is None:
             return False
@@ -90,9 +99,9 @@ class DmaStreamSource:
             await edge
             self.clocks += 1
             t_hdl = _now_ps()
-            if self.offset is None:
-                self.offset = self._align(t_hdl)
             t = t_hdl + self.offset
+            if self.clocks == 1:
+                self._check_phase(t)
             if self._in_reset():
                 bus.tvalid.value = 0
                 continue

@@ -12,6 +12,11 @@ from . import sim
 TESTBENCH, TOP, SOURCES = "test_cosim_memport", "pl_mem_reader", ["pl_mem_reader.v"]
 
 
+# S0 live gate sequences (gates, bytes per gate, DAC clocks per word, lead clocks, DAC FIFO): the
+# starving and the back-pressured sequence of cosim.default_scenarios, shortened for CI.
+S0_LIVE = ((24, 32, 25, 125, 16), (16, 64, 60, 60, 4))
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -47,6 +52,13 @@ CASES = (
     Case("MM2S with TREADY stuck low -> protocol error", "stuck_tready_is_a_protocol_error",
          params=(("READY_EVERY", 60000),), env=(("READY_EVERY", "60000"),), testbench="test_cosim_source",
          top="pl_stream_sink", sources=("pl_stream_sink.v",)),
+    *(Case(f"S0 live: {g} gates x {n} B, DAC {gc} clk/word, FIFO {f}", "s0_gate_sequence_live",
+           params=(("USE_DAC", 1), ("DATA_WIDTH", 128), ("FIFO_DEPTH", f), ("GATE_CLOCKS", gc), ("LEAD_CLOCKS", lc)),
+           env=(("GATES", str(g)), ("BYTES", str(n)), ("GATE_CLOCKS", str(gc)), ("LEAD_CLOCKS", str(lc)),
+                ("FIFO", str(f)), ("SGDMA_CLK_FS", "4000000")),
+           testbench="test_cosim_s0", top="sgdma_cosim_top",
+           sources=("sgdma_csm.v", "sgdma_dac_stream.v", "sgdma_cosim_top.v"))
+      for g, n, gc, lc, f in S0_LIVE),
     Case("GP registers and interrupt", "registers_and_interrupt", testbench="test_cosim_gp", top="pl_regs_irq",
          sources=("pl_regs_irq.v",)),
     Case("no interrupt: bounded wait", "no_interrupt_is_a_bounded_wait", testbench="test_cosim_gp",
