@@ -139,3 +139,21 @@ def test_s0_live_equals_model_and_replay(tmp_path, seq):
     assert res["counters"] == replay.rtl["counters"] == res["model_counters"]
     assert res["beat_edges"] == res["model_beat_edges"]
     assert res["underflow_count"] == replay.rtl["underflow_count"]
+
+
+def test_pl_interrupt_is_a_line_of_the_boards_interrupt_model():
+    """IRQ_F2P[2..7] in the board (C): the board runs up to the edge's time (never back), a rise
+    is counted once per low-to-high edge, and the DMA's own inputs [0]/[1] are refused."""
+    from sgdma.board.plport import pl_irq_line, pl_irq_set
+    b = sgdma.VirtualBoard("pynq-z2")
+    assert pl_irq_line(b, 5) == (False, None, 0)
+    pl_irq_set(b, 5, True, 7_000_000)
+    assert b.now_ps == 7_000_000 and pl_irq_line(b, 5) == (True, 7_000_000, 1)
+    pl_irq_set(b, 5, True, 8_000_000)                      # still high: no new rise
+    pl_irq_set(b, 5, False, 9_000_000)
+    pl_irq_set(b, 5, True, 1_000)                          # an edge in the board's past lands at its now
+    assert pl_irq_line(b, 5) == (True, 9_000_000, 2)
+    assert pl_irq_line(b, 6).level is False                # lines are independent
+    for bad in (0, 1, 8):
+        with pytest.raises(ValueError, match=r"lines 2\.\.7.*AXI DMA"):
+            pl_irq_set(b, bad, True, 0)

@@ -91,3 +91,41 @@ void vb_dma_clock(vb_board *b, uint64_t *origin_ps, double *period_ps)
 	*origin_ps = b->clk.origin;
 	*period_ps = b->clk.ps;
 }
+
+/* ---- IRQ_F2P inputs driven by the RTL (sgdma.cocotb.PlInterrupt) ------------------- */
+
+static bool dma_line(vb_board *b, unsigned line)
+{
+	return (b->dma.ch[line].dmasr & b->dma.ch[line].dmacr & PG021_SR_IRQ_ALL) != 0;
+}
+
+int vb_pl_irq_set(vb_board *b, unsigned line, bool level, uint64_t t_ps)
+{
+	uint8_t bit = (uint8_t)(1u << line);
+	if (line < 2 || line >= VB_F2P_LINES)
+		return -1;
+	catch_up(b, t_ps);
+	if (level && !(b->pl_irq.level & bit)) {
+		b->pl_irq.rose[line] = b->sched.now;
+		b->pl_irq.rises[line]++;
+	}
+	b->pl_irq.level = level ? b->pl_irq.level | bit : b->pl_irq.level & (uint8_t)~bit;
+	return 0;
+}
+
+int vb_pl_irq_get(vb_board *b, unsigned line, bool *level, uint64_t *rose_ps, uint64_t *rises)
+{
+	if (line >= VB_F2P_LINES)
+		return -1;
+	vb_sync(b);
+	if (line < 2) {            /* the DMA's: level only (its channel keeps the rest) */
+		*level = dma_line(b, line);
+		*rose_ps = VB_NO_TIME;
+		*rises = 0;
+		return 0;
+	}
+	*level = (b->pl_irq.level >> line) & 1;
+	*rose_ps = b->pl_irq.rises[line] ? b->pl_irq.rose[line] : VB_NO_TIME;
+	*rises = b->pl_irq.rises[line];
+	return 0;
+}

@@ -259,6 +259,13 @@ struct vb_pl_xfer { uint64_t t_issue, t_first, t_done; };   /* write: t_done = B
 int vb_pl_read(vb_board *b, uint64_t t_ps, uint64_t addr, uint32_t len, void *dst, struct vb_pl_xfer *out);
 int vb_pl_write(vb_board *b, uint64_t t_aw_ps, uint64_t t_wlast_ps, uint64_t addr, uint32_t len, const void *src,
 		struct vb_pl_xfer *out);
+/* PL-to-PS interrupt inputs IRQ_F2P[7:0] (UG585 Table 7-4; pl_ps_irq0 on ZynqMP): [0] and [1]
+ * are the AXI DMA's MM2S and S2MM lines (their channels drive them), the others a co-simulated
+ * RTL's.  vb_pl_irq_set: the line's level from t_ps (the board runs up to it first); -1 for
+ * [0]/[1] or a line past 7.  vb_pl_irq_get: its level now, the time it last rose and how often. */
+#define VB_F2P_LINES 8
+int vb_pl_irq_set(vb_board *b, unsigned line, bool level, uint64_t t_ps);
+int vb_pl_irq_get(vb_board *b, unsigned line, bool *level, uint64_t *rose_ps, uint64_t *rises);
 
 /* Platform ops for the driver core; ctx = the board. */
 const struct sg_platform_ops *vb_platform_ops(void);
