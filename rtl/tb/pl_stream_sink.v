@@ -9,7 +9,9 @@ module pl_stream_sink #(
 ) (
     input  wire clk,
     input  wire rst_n,
+    /* verilator lint_off UNUSEDSIGNAL */  // the testbench checks the data on the bus
     input  wire [DATA_WIDTH-1:0] s_axis_tdata,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [DATA_WIDTH/8-1:0] s_axis_tkeep,
     input  wire s_axis_tvalid,
     output wire s_axis_tready,
@@ -26,7 +28,7 @@ module pl_stream_sink #(
     always @(*) begin
         n = 0;
         for (i = 0; i < DATA_WIDTH / 8; i = i + 1)
-            n = n + s_axis_tkeep[i];
+            n = n + {31'd0, s_axis_tkeep[i]};
     end
 
     always @(posedge clk) begin
@@ -39,7 +41,7 @@ module pl_stream_sink #(
             phase <= phase + 1 == READY_EVERY ? 0 : phase + 1;
             if (s_axis_tvalid && s_axis_tready) begin
                 beats <= beats + 1;
-                packets <= packets + s_axis_tlast;
+                packets <= packets + {31'd0, s_axis_tlast};
                 bytes <= bytes + n;
             end
         end

@@ -58,6 +58,11 @@ def test(rtl_dir, no_cosim):
         for m in msgs:
             click.echo("  " + m.replace("\n", "\n  "))
         bad += bool(msgs)
+        msgs = tools.lint_tb(d)
+        click.echo(f"  the testbench tops (rtl/tb)  {'clean' if not msgs else 'FAILED'}")
+        for m in msgs:
+            click.echo("  " + m.replace("\n", "\n  "))
+        bad += bool(msgs)
         for b in tools.BLOCKS:
             s = tools.synth(b, d)
             click.echo(f"yosys {b:<17}       {s.total} cells, {s.flops} flip-flops, {s.latches} latches")
