@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 
 import cocotb
-from cocotb.triggers import RisingEdge
+from cocotb.triggers import ClockCycles, RisingEdge
 from cocotb.utils import get_sim_time
 from cocotb_bus.bus import Bus
 
@@ -35,16 +35,23 @@ def _now_ps() -> int:
 class DmaStreamSource:
     """``DmaStreamSource(dut, "s_axis", dut.clk, board)``: signals ``<prefix>_tdata``,
     ``_tvalid``, ``_tready``, ``_tlast`` and optionally ``_tkeep``.  Create it before MM2S's first
-    BD (it switches the board's MM2S to the live consumer), right after a rising edge of ``clock``.  ``taken_ps`` lists the board time of
-    every beat the DUT took."""
+    BD (it switches the board's MM2S to the live consumer), right after a rising edge of
+    ``clock``.  ``taken_ps`` lists the board time of every beat the DUT took.  ``quantum`` (clocks, default 1: exact) is temporal decoupling:
+    while MM2S has no beat queued the board is asked again only every ``quantum`` clocks, so a
+    beat whose data arrives in between goes on the bus up to quantum - 1 clocks late (and the
+    DMA's FIFO frees that much later); queued beats are waited for exactly either way."""
 
     def __init__(self, dut, prefix: str, clock, board, reset=None, reset_active_level: bool = False,
-                 stall_clocks: int | None = STALL_CLOCKS):
+                 stall_clocks: int | None = STALL_CLOCKS, quantum: int = 1):
         self.bus = Bus(dut, prefix, ["tdata", "tvalid", "tready", "tlast"], optional_signals=["tkeep"],
                        bus_separator="_")
         self.board, self.clock, self.prefix = board, clock, prefix
         self.reset, self.reset_level = reset, bool(reset_active_level)
         self.stall_clocks = stall_clocks
+        if not isinstance(quantum, int) or quantum < 1:
+            raise ValueError(f"quantum={quantum!r}: clocks between looks at an idle MM2S, an integer >= 1 "
+                             f"(1: exact)")
+        self.quantum = quantum
         width = len(self.bus.tdata)
         if width != board.axi_dma.data_width:
             raise ValueError(f"{prefix}_tdata is {width} bits; the AXI DMA's MM2S stream is "
@@ -95,9 +102,14 @@ class DmaStreamSource:
         bus, board = self.bus, self.board
         edge = RisingEdge(self.clock)
         step = int(round(self.period_ps))
+        skip = 1
         while True:
-            await edge
-            self.clocks += 1
+            if skip > 1:
+                await ClockCycles(self.clock, skip)
+            else:
+                await edge
+            self.clocks += skip
+            skip = 1
             t_hdl = _now_ps()
             t = t_hdl + self.offset
             if self.clocks == 1:
@@ -127,6 +139,9 @@ class DmaStreamSource:
             off = board.mm2s_offer_ps()
             if off is None or off > t + step + 2:     # 2 ps: the model's edge rounding
                 bus.tvalid.value = 0
+                # Nothing can be offered before the queued beat's edge (offers keep their order):
+                # wake on the edge before it.  With none queued, look again after `quantum` clocks.
+                skip = max(1, (off - t + 2) // step - 1) if off is not None else self.quantum
                 continue
             data, n, tlast = _core.mm2s_beat(board._b)
             bus.tdata.value = int.from_bytes(data, "little")

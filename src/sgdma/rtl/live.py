@@ -45,6 +45,10 @@ CASES = (
          testbench="test_cosim_stream", top="pl_stream_gen", sources=("pl_stream_gen.v",)),
     Case("MM2S into the RTL, TREADY always high: the model's stream", "mm2s_drives_the_rtl_as_the_models_stream",
          testbench="test_cosim_source", top="pl_stream_sink", sources=("pl_stream_sink.v",)),
+    *(Case(f"MM2S with a quantum of {q} clocks: {what}", "quantum_trades_exactness_for_speed",
+           env=(("QUANTUM", str(q)),), testbench="test_cosim_source", top="pl_stream_sink",
+           sources=("pl_stream_sink.v",))
+      for q, what in ((16, "within the read latency, exact"), (200, "longer, the first beat late"))),
     Case("MM2S back-pressured, TREADY 1 clock in 3: the model's consumer",
          "tready_duty_cycle_paces_the_dma_as_the_models_consumer", params=(("READY_EVERY", 3),),
          env=(("READY_EVERY", "3"),), testbench="test_cosim_source", top="pl_stream_sink",
