@@ -48,6 +48,16 @@ def submit(b, d, bufs):
     return ring
 
 
+async def start(dut, b) -> int:
+    """The DMA's clock on the DUT, 4 clocks of reset; returns to the edge reset is released on."""
+    clk_ps = round(1e6 / b.option("dma.clock_mhz"))
+    cocotb.start_soon(Clock(dut.clk, clk_ps, "ps").start())
+    dut.rst_n.value = 0
+    await ClockCycles(dut.clk, 4)
+    dut.rst_n.value = 1
+    return clk_ps
+
+
 async def monitor(dut, width, log):
     while True:
         await RisingEdge(dut.clk)
@@ -64,11 +74,7 @@ async def monitor(dut, width, log):
 
 async def run_live(dut, quantum=1):
     b, d, bufs = software()
-    clk_ps = round(1e6 / b.option("dma.clock_mhz"))
-    cocotb.start_soon(Clock(dut.clk, clk_ps, "ps").start())
-    dut.rst_n.value = 0
-    await ClockCycles(dut.clk, 4)
-    dut.rst_n.value = 1
+    clk_ps = await start(dut, b)
     log = {"t": [], "data": [], "last": [], "ready0": None}
     cocotb.start_soon(monitor(dut, b.axi_dma.data_bytes, log))
     src = DmaStreamSource(dut, "s_axis", dut.clk, b, reset=dut.rst_n, quantum=quantum)
@@ -177,11 +183,7 @@ async def stuck_tready_is_a_protocol_error(dut):
     """READY_EVERY huge: TREADY never comes; the bridge stops the test naming the stall (pytest
     reads its text) instead of hanging."""
     b, d, bufs = software()
-    clk_ps = round(1e6 / b.option("dma.clock_mhz"))
-    cocotb.start_soon(Clock(dut.clk, clk_ps, "ps").start())
-    dut.rst_n.value = 0
-    await ClockCycles(dut.clk, 4)
-    dut.rst_n.value = 1
+    clk_ps = await start(dut, b)
     src = DmaStreamSource(dut, "s_axis", dut.clk, b, reset=dut.rst_n, stall_clocks=200)
     submit(b, d, bufs)
     await ClockCycles(dut.clk, 2000)
