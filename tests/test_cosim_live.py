@@ -163,14 +163,14 @@ def test_pl_interrupt_is_a_line_of_the_boards_interrupt_model():
 
 def _live_stream(board):
     """Take every MM2S beat as soon as offered (the bridge's C calls, no HDL): the bytes, TLASTs."""
-    from sgdma import _core
+    from sgdma.board.plport import mm2s_beat
     out, lasts = b"", []
     for _ in range(100_000):                   # bounded: the beats and the waits between them
         off = board.mm2s_offer_ps()
         if off is None:
             board.advance(10)
             continue
-        data, n, tlast = _core.mm2s_beat(board._b)
+        data, n, tlast = mm2s_beat(board)
         assert board.mm2s_accept(off) == tlast
         out += data[:n]
         lasts.append(tlast)

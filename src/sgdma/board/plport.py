@@ -48,3 +48,20 @@ def pl_irq_set(board, f2p: int, level: bool, t_ps: int) -> None:
 def pl_irq_line(board, f2p: int) -> PlIrqLine:
     """IRQ_F2P[f2p] now, as the board's CPU sees it ([0], [1]: the AXI DMA's lines)."""
     return PlIrqLine(*_core.pl_irq_get(board._b, int(f2p)))
+
+
+class Mm2sBeat(NamedTuple):
+    data: bytes          # the stream's width; bytes past nbytes are 0
+    nbytes: int          # valid bytes (TKEEP)
+    last: bool           # TLAST
+
+
+def mm2s_beat(board) -> Mm2sBeat | None:
+    """The next MM2S beat a live consumer may take (VirtualBoard.mm2s_live), None if none is queued."""
+    r = _core.mm2s_beat(board._b)
+    return None if r is None else Mm2sBeat(*r)
+
+
+def dma_clock(board) -> tuple[int, float]:
+    """The DMA clock's edge 0 (ps) and period (ps)."""
+    return _core.dma_clock(board._b)

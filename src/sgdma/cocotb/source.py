@@ -22,7 +22,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotb.utils import get_sim_time
 from cocotb_bus.bus import Bus
 
-from sgdma import _core
+from sgdma.board.plport import dma_clock, mm2s_beat
 from sgdma.cocotb.errors import AxiProtocolError
 
 STALL_CLOCKS = 100_000      # TREADY low this long while a beat waits: the DUT is stuck (an error)
@@ -58,7 +58,7 @@ class DmaStreamSource:
                              f"{board.axi_dma.data_width} bits (dma.data_width): match them")
         self.bytes = width // 8
         board.mm2s_live()               # refused (with the fix) once MM2S has BDs queued
-        self.origin_ps, self.period_ps = _core.dma_clock(board._b)
+        self.origin_ps, self.period_ps = dma_clock(board)
         self.offset = self._align(_now_ps())   # board time = HDL time + offset
         self.clocks = self.beats = self.packets = 0
         self.taken_ps: list[int] = []
@@ -143,7 +143,7 @@ class DmaStreamSource:
                 # wake on the edge before it.  With none queued, look again after `quantum` clocks.
                 skip = max(1, (off - t + 2) // step - 1) if off is not None else self.quantum
                 continue
-            data, n, tlast = _core.mm2s_beat(board._b)
+            data, n, tlast = mm2s_beat(board)
             bus.tdata.value = int.from_bytes(data, "little")
             if hasattr(bus, "tkeep"):
                 bus.tkeep.value = (1 << n) - 1
