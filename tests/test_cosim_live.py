@@ -6,6 +6,7 @@ Skipped only when cocotb or Icarus is absent; .ci/run installs them."""
 import importlib.util
 import shutil
 
+import numpy as np
 import pytest
 
 import sgdma
@@ -100,3 +101,105 @@ def test_pl_interrupt_gets_the_presets_gic_id():
         pl_irq_gic_id(presets.load("zcu102"), "zcu102", 8)
     with pytest.raises(ValueError, match=r"no \[irq\]"):
         pl_irq_gic_id({}, "custom", 2)
+
+
+@needs_sim
+@pytest.mark.parametrize("name", ["MM2S into the RTL", "MM2S back-pressured", "MM2S with a quantum of 16",
+                                  "MM2S with a quantum of 200"])
+def test_dma_stream_source_into_rtl(tmp_path, name):
+    """DmaStreamSource: every beat's time equals the model alone (its own stream, or its
+    consumer-paced stream at the RTL's TREADY edges); the bytes are the packets software queued;
+    a quantum beyond the read latency makes the first beat late, never early."""
+    from sgdma.rtl import live
+    o, _ = live.run(next(c for c in live.CASES if c.name.startswith(name)), tmp_path)
+    assert o.ok, o.failed
+
+
+@needs_sim
+def test_stuck_tready_is_a_clear_error(tmp_path):
+    from sgdma.rtl import live
+    o, _ = live.run(next(c for c in live.CASES if c.testcase == "stuck_tready_is_a_protocol_error"), tmp_path)
+    assert o.ok, o.failed
+    line = live.protocol_error(o)
+    for w in ("MM2S stream", "TREADY low for 201 clocks", "beat 0", "at clock"):
+        assert w in line, line
+
+
+@needs_sim
+@pytest.mark.parametrize("seq", [0, 1])
+def test_s0_live_equals_model_and_replay(tmp_path, seq):
+    """Issue 29 example 1: the gate sequence live through the repo's CSM and DAC streamer. The
+    cocotb side asserts every word's arrival edge, the counters and the DAC's underflows against
+    the model alone; here the counters also equal today's replay of the model's trace."""
+    from sgdma.rtl import cosim, live
+    g, n, gc, lc, f = live.S0_LIVE[seq]
+    case = next(c for c in live.CASES if c.testcase == "s0_gate_sequence_live" and f"{g} gates x {n} B" in c.name)
+    o, res = live.run(case, tmp_path / "live")
+    assert o.ok, o.failed
+    replay = cosim.run(cosim.gate_sequence("zcu102", g, n, gc, lc, f, seed=3), build_dir=tmp_path / "replay")
+    assert replay.equal, replay.mismatches
+    assert res["counters"] == replay.rtl["counters"] == res["model_counters"]
+    assert res["beat_edges"] == res["model_beat_edges"]
+    assert res["underflow_count"] == replay.rtl["underflow_count"]
+
+
+def test_pl_interrupt_is_a_line_of_the_boards_interrupt_model():
+    """IRQ_F2P[2..7] in the board (C): the board runs up to the edge's time (never back), a rise
+    is counted once per low-to-high edge, and the DMA's own inputs [0]/[1] are refused."""
+    from sgdma.board.plport import pl_irq_line, pl_irq_set
+    b = sgdma.VirtualBoard("pynq-z2")
+    assert pl_irq_line(b, 5) == (False, None, 0)
+    pl_irq_set(b, 5, True, 7_000_000)
+    assert b.now_ps == 7_000_000 and pl_irq_line(b, 5) == (True, 7_000_000, 1)
+    pl_irq_set(b, 5, True, 8_000_000)                      # still high: no new rise
+    pl_irq_set(b, 5, False, 9_000_000)
+    pl_irq_set(b, 5, True, 1_000)                          # an edge in the board's past lands at its now
+    assert pl_irq_line(b, 5) == (True, 9_000_000, 2)
+    assert pl_irq_line(b, 6).level is False                # lines are independent
+    for bad in (0, 1, 8):
+        with pytest.raises(ValueError, match=r"lines 2\.\.7.*AXI DMA"):
+            pl_irq_set(b, bad, True, 0)
+
+
+def _live_stream(board):
+    """Take every MM2S beat as soon as offered (the bridge's C calls, no HDL): the bytes, TLASTs."""
+    from sgdma.board.plport import mm2s_beat
+    out, lasts = b"", []
+    for _ in range(100_000):                   # bounded: the beats and the waits between them
+        off = board.mm2s_offer_ps()
+        if off is None:
+            board.advance(10)
+            continue
+        data, n, tlast = mm2s_beat(board)
+        assert board.mm2s_accept(off) == tlast
+        out += data[:n]
+        lasts.append(tlast)
+        if tlast:
+            return out, lasts
+    raise AssertionError("no TLAST")
+
+
+@pytest.mark.parametrize("keyhole", [False, True])
+def test_live_beats_carry_the_models_stream_bytes(keyhole):
+    """DmaStreamSource's data: the beats a live consumer takes carry the bytes the model's own
+    stream records (sink_record), the keyhole bit's repeated first beat included; TLAST once, last."""
+    from sgdma.hw import pg021 as P
+
+    def run(live):
+        b = sgdma.VirtualBoard("pg021", include_sg=0, sink_record=True)
+        buf = b.allocate(4096, np.uint8)
+        buf[:] = np.arange(4096) % 251
+        if live:
+            b.mm2s_live()
+        base = b.axi_dma.base + P.MM2S_BASE
+        b.write32(base + P.DMACR, P.CR_RS | (P.CR_KEYHOLE if keyhole else 0))
+        b.write32(base + P.ADDR, buf.physical_address & 0xFFFFFFFF)
+        b.write32(base + P.LENGTH, 1000)
+        return b
+
+    got, lasts = _live_stream(run(True))
+    model = run(False)
+    model.run_until_quiet()
+    (want,) = model.mm2s_sink.packets()
+    assert got == want and len(got) == 1000
+    assert lasts[-1] and not any(lasts[:-1])

@@ -46,6 +46,13 @@ def test_verilator_lint_is_clean():
 
 
 @needs("verilator")
+def test_testbench_verilog_lint_is_clean():
+    """The live co-simulation's DUTs in rtl/tb/ (every .v there is listed) lint clean too."""
+    assert sorted(tools.TB_BLOCKS) == sorted(p.stem for p in (RTL / "tb").glob("*.v"))
+    assert tools.lint_tb(RTL) == []
+
+
+@needs("verilator")
 @pytest.mark.parametrize("param, value, rule", [("FIFO_DEPTH", 12, "power of two"), ("FIFO_DEPTH", 1, "power of two"),
                                                 ("GATE_CLOCKS", 0, "GATE_CLOCKS")])
 def test_bad_parameters_fail_at_elaboration(param, value, rule):

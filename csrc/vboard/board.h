@@ -50,6 +50,10 @@ struct vb_board {
 	uint64_t mmio_reads, mmio_writes;
 	bool stream_live;         /* MM2S's consumer is live (vb_mm2s_live): it takes the beats */
 	struct vb_ic ic;          /* the PL port's interconnect, in front of the ddrc (mem/ic.h) */
+	struct {                  /* IRQ_F2P inputs a co-simulated RTL drives (api_plport.c) */
+		uint8_t level;
+		uint64_t rose[VB_F2P_LINES], rises[VB_F2P_LINES];
+	} pl_irq;
 	struct vb_cpuload load;   /* the background CPU load, a lazy DRAM master (mem/cpuload.h) */
 	struct vb_cpuop_stats cpuops;   /* cpu/cpuops.c: totals of the CPU's memory operations */
 	struct vb_coherency *coh;  /* coherency.c: the CPU cache's view of DMA buffers */

@@ -206,6 +206,18 @@ uint64_t vb_mm2s_offer(vb_board *b);
 /* The consumer took the next beat at t_ps (runs the model to it first); *last: TLAST.
  * -1 when no beat is offered by then. */
 int vb_mm2s_accept(vb_board *b, uint64_t t_ps, bool *last);
+/* The next MM2S beat a live consumer may take (api_plport.c): its bytes into dst
+ * (the stream's width; the keyhole bit honoured), how many are valid (TKEEP) and
+ * TLAST.  -1 when no beat is queued; -2 when its buffer is no longer memory; -3 when
+ * the stream is wider than VB_MM2S_BEAT_MAX. */
+#define VB_MM2S_BEAT_MAX 128      /* bytes: dst's size (a 1024-bit stream) */
+struct vb_mm2s_beat {
+	uint32_t width, nbytes;   /* the stream's bytes per beat, of which valid */
+	bool last;
+};
+int vb_mm2s_peek(vb_board *b, uint8_t *dst, struct vb_mm2s_beat *out);
+/* The DMA clock: the time of edge 0 and the period (ps). */
+void vb_dma_clock(vb_board *b, uint64_t *origin_ps, double *period_ps);
 
 /* Counters for tests and benchmarks. */
 struct vb_stats {
@@ -248,6 +260,13 @@ struct vb_pl_xfer { uint64_t t_issue, t_first, t_done; };   /* write: t_done = B
 int vb_pl_read(vb_board *b, uint64_t t_ps, uint64_t addr, uint32_t len, void *dst, struct vb_pl_xfer *out);
 int vb_pl_write(vb_board *b, uint64_t t_aw_ps, uint64_t t_wlast_ps, uint64_t addr, uint32_t len, const void *src,
 		struct vb_pl_xfer *out);
+/* PL-to-PS interrupt inputs IRQ_F2P[7:0] (UG585 Table 7-4; pl_ps_irq0 on ZynqMP): [0] and [1]
+ * are the AXI DMA's MM2S and S2MM lines (their channels drive them), the others a co-simulated
+ * RTL's.  vb_pl_irq_set: the line's level from t_ps (the board runs up to it first); -1 for
+ * [0]/[1] or a line past 7.  vb_pl_irq_get: its level now, the time it last rose and how often. */
+#define VB_F2P_LINES 8
+int vb_pl_irq_set(vb_board *b, unsigned line, bool level, uint64_t t_ps);
+int vb_pl_irq_get(vb_board *b, unsigned line, bool *level, uint64_t *rose_ps, uint64_t *rises);
 
 /* Platform ops for the driver core; ctx = the board. */
 const struct sg_platform_ops *vb_platform_ops(void);

@@ -32,8 +32,10 @@ module pl_mem_reader #(
     output reg  m_axi_hp0_wlast,
     output reg  m_axi_hp0_wvalid,
     input  wire m_axi_hp0_wready,
+    /* verilator lint_off UNUSEDSIGNAL */  // the testbench checks responses and data on the bus
     input  wire [ID_WIDTH-1:0] m_axi_hp0_bid,
     input  wire [1:0] m_axi_hp0_bresp,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire m_axi_hp0_bvalid,
     output reg  m_axi_hp0_bready,
     output wire [ID_WIDTH-1:0] m_axi_hp0_arid,
@@ -43,15 +45,18 @@ module pl_mem_reader #(
     output wire [1:0] m_axi_hp0_arburst,
     output reg  m_axi_hp0_arvalid,
     input  wire m_axi_hp0_arready,
+    /* verilator lint_off UNUSEDSIGNAL */
     input  wire [ID_WIDTH-1:0] m_axi_hp0_rid,
     input  wire [DATA_WIDTH-1:0] m_axi_hp0_rdata,
     input  wire [1:0] m_axi_hp0_rresp,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire m_axi_hp0_rlast,
     input  wire m_axi_hp0_rvalid,
     output wire m_axi_hp0_rready
 );
     localparam S_IDLE = 0, S_AW = 1, S_W = 2, S_B = 3, S_AR = 4, S_R = 5, S_GAP = 6, S_DONE = 7;
-    localparam SIZE = $clog2(DATA_WIDTH / 8);
+    localparam integer LOG2_BYTES = $clog2(DATA_WIDTH / 8);
+    localparam [2:0] SIZE = LOG2_BYTES[2:0];
     reg [2:0] state;
     reg [15:0] count, burst;
     reg [31:0] stall;

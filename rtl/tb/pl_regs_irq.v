@@ -8,19 +8,23 @@
 module pl_regs_irq (
     input  wire clk,
     input  wire rst_n,
+    /* verilator lint_off UNUSEDSIGNAL */  // word registers: no PROT, full-word writes, addr[3:2] decoded
     input  wire [7:0] s_axil_awaddr,
     input  wire [2:0] s_axil_awprot,
     input  wire s_axil_awvalid,
     output reg  s_axil_awready,
     input  wire [31:0] s_axil_wdata,
     input  wire [3:0] s_axil_wstrb,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire s_axil_wvalid,
     output reg  s_axil_wready,
     output wire [1:0] s_axil_bresp,
     output reg  s_axil_bvalid,
     input  wire s_axil_bready,
+    /* verilator lint_off UNUSEDSIGNAL */
     input  wire [7:0] s_axil_araddr,
     input  wire [2:0] s_axil_arprot,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire s_axil_arvalid,
     output reg  s_axil_arready,
     output reg  [31:0] s_axil_rdata,

@@ -27,7 +27,9 @@ module sgdma_cosim_top #(
 );
     generate
         if (USE_DAC != 0) begin : dac
+            /* verilator lint_off UNUSEDSIGNAL */  // the DAC's words: the testbench watches dac_valid
             wire [DATA_WIDTH-1:0] dac_data;
+            /* verilator lint_on UNUSEDSIGNAL */
             sgdma_dac_stream #(.DATA_WIDTH(DATA_WIDTH), .FIFO_DEPTH(FIFO_DEPTH), .GATE_CLOCKS(GATE_CLOCKS),
                                .LEAD_CLOCKS(LEAD_CLOCKS)) u_dac (
                 .clk(clk), .rst_n(rst_n), .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),

@@ -42,3 +42,14 @@ async def edge(dut):
     """Next rising edge, then let the registers settle (read-only phase)."""
     await RisingEdge(dut.clk)
     await ReadOnly()
+
+
+async def read_counters(dut, ctl: int) -> dict:
+    """The timing engine's four counters through GPIO B (SEL in GPIO A), one per clock."""
+    out = {}
+    for name in ("setup", "latency", "throughput", "beats"):
+        dut.gpio_ctl.value = (ctl & ~C["CSM_CTL_SEL"]) | field_prep(C["CSM_CTL_SEL"], C[f"CSM_SEL_{name.upper()}"])
+        await ReadOnly()
+        out[name] = int(dut.gpio_count.value)
+        await RisingEdge(dut.clk)
+    return out

@@ -11,7 +11,7 @@ import cocotb
 import numpy as np
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
-from sgdma_tb import C, cycle, field_prep, start
+from sgdma_tb import cycle, read_counters, start
 
 
 class Watch:
@@ -84,12 +84,7 @@ async def replay(dut):
     dut.s_axis_tvalid.value = 0
     if cycle() < end:
         await ClockCycles(dut.clk, end - cycle())
-    counters = {}
-    for name in ("setup", "latency", "throughput", "beats"):
-        dut.gpio_ctl.value = (ctl & ~C["CSM_CTL_SEL"]) | field_prep(C["CSM_CTL_SEL"], C[f"CSM_SEL_{name.upper()}"])
-        await ReadOnly()
-        counters[name] = int(dut.gpio_count.value)
-        await RisingEdge(dut.clk)
+    counters = await read_counters(dut, ctl)
     index = {a: j for j, a in enumerate(accepted)}
     late = [[tlasts_before[index[a]], index[a], due, a] for due, a in watch.late]
     out = {

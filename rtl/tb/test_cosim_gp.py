@@ -55,14 +55,22 @@ async def registers_and_interrupt(dut):
     assert await gp.read32(BASE + 0x0) == 0x1234ABCD
     assert now_ps() - t0 == round(read_ns * 1000)
 
+    assert irq.line() == (False, None, 0)                   # the board's IRQ_F2P[2]: low, never rose
     await gp.write32(BASE + 0x4, 50)
     t_write = log["aw"][-1]
     t_handler = await irq.wait(timeout_ns=10_000)
     assert log["irq"][0] - t_write == 50 * CLK_PS            # the RTL's rule: TIMER clocks after the handshake
+    # the board's interrupt model saw the pin's edge: the register output changes on the clock edge
+    # before the one a synchronous monitor first samples it high
+    line = irq.line()
+    assert line.level and line.rises == 1 and line.rose_ps == log["irq"][0] - CLK_PS + irq.offset
+    assert irq.raised_ps == log["irq"][0] - CLK_PS
     assert round(t_handler * 1000) == irq.raised_ps + round(apu["irq_entry_ns"]["value"] * 1000)
+    assert b.now_ps == round(t_handler * 1000) + irq.offset  # the board's CPU is in its handler
     assert await gp.read32(BASE + 0x8) == 1
     await gp.write32(BASE + 0x8, 1)
     assert await gp.read32(BASE + 0x8) == 0
+    assert irq.line()[:3:2] == (False, 1)                    # the RTL cleared it: the line fell
 
 
 @cocotb.test()

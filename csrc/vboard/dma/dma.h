@@ -68,6 +68,7 @@ struct vb_burst {
 struct vb_pend {
 	uint64_t ready, last_ready; /* its data is in the FIFO: all beats but the last / the last */
 	uint64_t end_bytes;         /* its burst-memory key (vb_burst.end_bytes) */
+	uint32_t off, len;          /* its bytes within its BD (a beat's data: vb_mm2s_next_beat) */
 	uint32_t n, taken;
 	uint16_t slot;              /* its BD in q[] (slots do not move while the BD is queued) */
 	bool bd_first, bd_last;

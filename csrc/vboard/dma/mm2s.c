@@ -120,8 +120,8 @@ static void defer_burst(struct vb_mm2s *p, const struct vb_qbd *e, uint64_t read
 			uint32_t len)
 {
 	struct vb_pend *u = &p->pend[(p->ph + p->np++) % VB_PEND];
-	*u = (struct vb_pend){ .ready = ready, .last_ready = last_ready, .end_bytes = p->issued + len, .n = n,
-			       .slot = (uint16_t)(e - p->q), .bd_first = e->issued == 0,
+	*u = (struct vb_pend){ .ready = ready, .last_ready = last_ready, .end_bytes = p->issued + len,
+			       .off = (uint32_t)e->issued, .len = len, .n = n, .slot = (uint16_t)(e - p->q), .bd_first = e->issued == 0,
 			       .bd_last = e->issued + len == e->len };
 }
 
@@ -137,6 +137,28 @@ uint64_t vb_mm2s_offer_time(const struct vb_dma *d, const struct vb_chan *c)
 	u = &p->pend[p->ph];
 	return vb_edge_time(d->clk, vb_edge_index(d->clk, max64(u->taken + 1 < u->n ? u->ready : u->last_ready,
 								 p->stream_free)));
+}
+
+/* Where the next queued beat's bytes are (the consumer drives them before it
+ * takes the beat): its BD's buffer, the beat's offset in the BD, its length
+ * (a burst's last beat may be partial), TLAST; -1 if none is queued. */
+int vb_mm2s_next_beat(const struct vb_dma *d, const struct vb_chan *c, struct vb_mm2s_beat_src *out)
+{
+	const struct vb_mm2s *p = &c->mm2s;
+	const struct vb_pend *u;
+	const struct vb_qbd *e;
+	uint32_t done;
+	if (!p->np)
+		return -1;
+	u = &p->pend[p->ph];
+	e = &p->q[u->slot];
+	done = u->taken * d->data_bytes;
+	out->buf = e->buf;
+	out->off = u->off + done;
+	out->nbytes = u->len - done < d->data_bytes ? u->len - done : d->data_bytes;
+	out->last = u->taken + 1 == u->n && u->bd_last && e->eof;
+	out->keyhole = vb_keyhole(c);
+	return 0;
 }
 
 /* The consumer took the next beat on the clock edge at t: its burst and BD get

@@ -58,6 +58,11 @@ def test(rtl_dir, no_cosim):
         for m in msgs:
             click.echo("  " + m.replace("\n", "\n  "))
         bad += bool(msgs)
+        msgs = tools.lint_tb(d)
+        click.echo(f"  the testbench tops (rtl/tb)  {'clean' if not msgs else 'FAILED'}")
+        for m in msgs:
+            click.echo("  " + m.replace("\n", "\n  "))
+        bad += bool(msgs)
         for b in tools.BLOCKS:
             s = tools.synth(b, d)
             click.echo(f"yosys {b:<17}       {s.total} cells, {s.flops} flip-flops, {s.latches} latches")
@@ -99,7 +104,12 @@ def _live(d) -> int:
     bad = 0
     for case in live.CASES:
         o, res = live.run(case, d / "build" / "live", d=d)
-        lat = f": burst latency {res['latency_clocks']} clocks, model {res['model_clocks']}" if res else ""
+        lat = ""
+        if res and "latency_clocks" in res:
+            lat = f": burst latency {res['latency_clocks']} clocks, model {res['model_clocks']}"
+        elif res and "counters" in res:
+            got = ", ".join(f"{k} {v}" for k, v in res["counters"].items())
+            lat = f": {got} (model {', '.join(str(v) for v in res['model_counters'].values())})"
         err = live.protocol_error(o)
         click.echo(f"  {case.name}: {'pass' if o.ok else 'FAILED'}{lat}" + (f"\n    {err}" if err else ""))
         for name, msg in o.failed:

@@ -5,15 +5,22 @@ An access leaves the CPU at the simulator's current time and reaches the DUT's s
 (cocotbext-axi's AxiLiteMaster drives it from the next edge); the CPU goes on when both the
 preset's cost of that access ([cpu] mmio_read_ns / mmio_write_ns, the board's own cost of a PL
 register behind M_AXI_GP0) has passed and the DUT has answered (Device memory: one access after
-another).  An interrupt wakes the CPU [cpu.apu] irq_entry_ns after the line rises.
+another).  A DUT's interrupt output is a line of the board's interrupt model (IRQ_F2P, C:
+csrc/vboard/api_plport.c); the CPU's wait on it wakes [cpu.apu] irq_entry_ns after it rises.
 """
 from __future__ import annotations
 
-from cocotb.triggers import First, RisingEdge, Timer
+import cocotb
+from cocotb.triggers import Edge, Event, First, Timer
 from cocotb.utils import get_sim_time
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 
+from sgdma.board.plport import pl_irq_line, pl_irq_set
 from sgdma.hw import presets
+
+
+def _now_ps() -> int:
+    return int(round(get_sim_time("ps")))
 
 
 class GpPort:
@@ -73,12 +80,15 @@ def pl_irq_gic_id(preset: dict, name: str, f2p: int) -> int:
 
 
 class PlInterrupt:
-    """``PlInterrupt(dut.irq, board, f2p=2)``: a level-high interrupt output of the DUT on the
-    board's GIC at IRQ_F2P[f2p] (``gic_id``: the preset's DMA lines take [0] and [1]).
-    ``await irq.wait(timeout_ns)`` returns when the CPU's handler runs."""
+    """``PlInterrupt(dut.irq, board, f2p=2)``: a level-high interrupt output of the DUT as the
+    board's IRQ_F2P[f2p] line (``gic_id``: the preset's DMA lines take [0] and [1]).  Every change
+    of the pin sets the line in the board's interrupt model at that time (board time = HDL time
+    + ``offset``), where software sees it (``sgdma.board.plport.pl_irq_line``).
+    ``await irq.wait(timeout_ns)`` is the CPU's bounded wait on that line: it returns when the
+    handler runs, ``[cpu.apu] irq_entry_ns`` after the line rose."""
 
     def __init__(self, signal, board, f2p: int = 2):
-        self.signal = signal
+        self.signal, self.board, self.f2p = signal, board, f2p
         spec = presets.load(board.preset)
         self.gic_id = pl_irq_gic_id(spec, board.preset, f2p)
         apu = spec.get("cpu", {}).get("apu", {})
@@ -86,17 +96,43 @@ class PlInterrupt:
             raise ValueError(f"board {board.preset!r} has no [cpu.apu] irq_entry_ns: the CPU's interrupt "
                              f"entry cost is needed to wake it")
         self.entry_ns = float(apu["irq_entry_ns"]["value"])
+        self.offset = board.now_ps - _now_ps()
         self.raised_ps: int | None = None
+        self._changed = Event()
+        self._task = cocotb.start_soon(self._watch())
+
+    async def _watch(self):
+        level = None
+        while True:
+            v = self.signal.value
+            now = bool(v.is_resolvable and int(v))     # X/Z (as in reset): low
+            if now != level:
+                pl_irq_set(self.board, self.f2p, now, _now_ps() + self.offset)
+                level = now
+                self._changed.set()
+            await Edge(self.signal)
+
+    def line(self):
+        """The board's IRQ_F2P[f2p] now: (level, rose_ps in board time or None, rises)."""
+        return pl_irq_line(self.board, self.f2p)
 
     async def wait(self, timeout_ns: float) -> float:
-        """Wait (at most timeout_ns) for the line; the handler's start time in ns.  TimeoutError
-        names the signal when the DUT never raises it."""
-        if not (self.signal.value.is_resolvable and int(self.signal.value)):
-            t0 = get_sim_time("ns")
-            fired = await First(RisingEdge(self.signal), Timer(round(timeout_ns * 1000), "ps"))
-            if isinstance(fired, Timer) or not int(self.signal.value):
-                raise TimeoutError(f"interrupt {self.signal._name} (GIC ID {self.gic_id}): not raised within {timeout_ns:g} ns "
-                                   f"(waited from {t0:g} ns)")
-        self.raised_ps = round(get_sim_time("ps"))
-        await Timer(round(self.entry_ns * 1000), "ps")
+        """Wait (at most timeout_ns of HDL time) until the board's line is high; the handler's start
+        time in ns (HDL).  TimeoutError names the signal and the line when it never rises."""
+        t0 = _now_ps()
+        deadline = t0 + round(timeout_ns * 1000)
+        while not (ln := self.line()).level:
+            left = deadline - _now_ps()
+            if left <= 0:
+                raise TimeoutError(f"interrupt {self.signal._name} (IRQ_F2P[{self.f2p}], GIC ID {self.gic_id}): "
+                                   f"not raised within {timeout_ns:g} ns (waited from {t0 / 1000:g} ns)")
+            self._changed.clear()
+            await First(self._changed.wait(), Timer(left, "ps"))
+        self.raised_ps = ln.rose_ps - self.offset
+        left = self.raised_ps + round(self.entry_ns * 1000) - _now_ps()
+        if left > 0:
+            await Timer(left, "ps")
+        t = _now_ps() + self.offset
+        if t > self.board.now_ps:          # the CPU runs its handler at that time
+            self.board.advance((t - self.board.now_ps) / 1000.0)
         return get_sim_time("ns")

@@ -45,8 +45,8 @@ class Comparison:
         return not self.mismatches
 
 
-def _s0_handshake(board, dma, ring, beats: int) -> dict:
-    """S0's RPU sequence: CURDESC + RS, arm, RESET, READY, START, tail write, DONE, counters."""
+def s0_start(board, dma, ring, beats: int) -> None:
+    """S0's RPU sequence up to the stream: CURDESC + RS, arm, RESET, READY, START, tail write."""
     tail = ring.prepare()
     csm = board.csm
     csm.arm(beats)
@@ -54,9 +54,19 @@ def _s0_handshake(board, dma, ring, beats: int) -> dict:
     csm.wait_ready()
     csm.start()
     dma.mm2s.write_tail(tail)
+
+
+def s0_finish(board) -> dict:
+    """S0's RPU sequence after the tail write: DONE, the counters."""
+    csm = board.csm
     csm.wait_done()
     c = csm.counters()
     return {k: c[k] for k in ("setup", "latency", "throughput", "beats")}
+
+
+def _s0_handshake(board, dma, ring, beats: int) -> dict:
+    s0_start(board, dma, ring, beats)
+    return s0_finish(board)
 
 
 def characterization_point(preset: str = "zcu111", bds: int = 16, bytes_per_bd: int = 1024,
@@ -76,10 +86,10 @@ def characterization_point(preset: str = "zcu111", bds: int = 16, bytes_per_bd: 
     return Scenario(f"characterization {preset} {bds}x{bytes_per_bd} B", trace.take(), counters)
 
 
-def gate_sequence(preset: str = "zcu102", gates: int = 48, bytes_per_gate: int = 32, gate_clocks: int = 25,
-                  lead_clocks: int = 125, fifo: int = 16, seed: int = 3) -> Scenario:
-    """Gates (one BD, one packet each) played by the DAC at one word per gate_clocks,
-    with the timing engine armed for the whole sequence."""
+def gate_board(preset: str, gates: int, bytes_per_gate: int, gate_clocks: int | None, lead_clocks: int,
+               fifo: int, seed: int):
+    """The gate sequence's board, driver and filled MM2S ring (APU side), and its payload in beats.
+    The model's DAC plays the stream when gate_clocks is given (None: a live consumer will)."""
     board = VirtualBoard(preset, seed=seed, timing_only=True)
     clk_ps = 1e6 / board.axi_dma.clock_mhz
     if abs(clk_ps - round(clk_ps)) > 1e-9:
@@ -87,14 +97,22 @@ def gate_sequence(preset: str = "zcu102", gates: int = 48, bytes_per_gate: int =
                          "so a DAC period in clocks has no exact time in the model: use zcu102 (250 MHz)")
     dma = AxiDma(board)
     dma.reset()
-    board.dac.configure(gate_clocks * round(clk_ps) / 1e3, lead_clocks * round(clk_ps) / 1e3, fifo)
+    if gate_clocks is not None:
+        board.dac.configure(gate_clocks * round(clk_ps) / 1e3, lead_clocks * round(clk_ps) / 1e3, fifo)
     buf = board.allocate(gates * bytes_per_gate)
     ring = dma.mm2s.ring(gates)
     ring.fill(buf.physical_address + np.arange(gates, dtype=np.uint64) * bytes_per_gate,
               np.full(gates, bytes_per_gate, np.uint32))
+    return board, dma, ring, gates * -(-bytes_per_gate // board.axi_dma.data_bytes)
+
+
+def gate_sequence(preset: str = "zcu102", gates: int = 48, bytes_per_gate: int = 32, gate_clocks: int = 25,
+                  lead_clocks: int = 125, fifo: int = 16, seed: int = 3) -> Scenario:
+    """Gates (one BD, one packet each) played by the DAC at one word per gate_clocks,
+    with the timing engine armed for the whole sequence."""
+    board, dma, ring, beats = gate_board(preset, gates, bytes_per_gate, gate_clocks, lead_clocks, fifo, seed)
     trace = BeatTrace.record(board)
-    width = board.axi_dma.data_bytes
-    counters = _s0_handshake(board, dma, ring, gates * -(-bytes_per_gate // width))
+    counters = _s0_handshake(board, dma, ring, beats)
     board.run_until_quiet()
     rep = board.dac.report()
     return Scenario(f"gate sequence {preset} {gates} gates x {bytes_per_gate} B, {gate_clocks} clk/word, "

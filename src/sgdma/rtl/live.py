@@ -1,5 +1,5 @@
 """The live co-simulation examples (sgdma.cocotb against rtl/tb/pl_mem_reader.v,
-pl_stream_gen.v and pl_regs_irq.v), one simulator run each: run by `sgdma rtl test` and tests/test_cosim_live.py."""
+pl_stream_gen.v, pl_stream_sink.v and pl_regs_irq.v), one simulator run each: run by `sgdma rtl test` and tests/test_cosim_live.py."""
 from __future__ import annotations
 
 import json
@@ -10,6 +10,11 @@ from pathlib import Path
 from . import sim
 
 TESTBENCH, TOP, SOURCES = "test_cosim_memport", "pl_mem_reader", ["pl_mem_reader.v"]
+
+
+# S0 live gate sequences (gates, bytes per gate, DAC clocks per word, lead clocks, DAC FIFO): the
+# starving and the back-pressured sequence of cosim.default_scenarios, shortened for CI.
+S0_LIVE = ((24, 32, 25, 125, 16), (16, 64, 60, 60, 4))
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,26 @@ CASES = (
          top="pl_stream_gen", sources=("pl_stream_gen.v",)),
     Case("S2MM without a buffer back-pressures the RTL", "no_buffer_backpressures_the_rtl",
          testbench="test_cosim_stream", top="pl_stream_gen", sources=("pl_stream_gen.v",)),
+    Case("MM2S into the RTL, TREADY always high: the model's stream", "mm2s_drives_the_rtl_as_the_models_stream",
+         testbench="test_cosim_source", top="pl_stream_sink", sources=("pl_stream_sink.v",)),
+    *(Case(f"MM2S with a quantum of {q} clocks: {what}", "quantum_trades_exactness_for_speed",
+           env=(("QUANTUM", str(q)),), testbench="test_cosim_source", top="pl_stream_sink",
+           sources=("pl_stream_sink.v",))
+      for q, what in ((16, "within the read latency, exact"), (200, "longer, the first beat late"))),
+    Case("MM2S back-pressured, TREADY 1 clock in 3: the model's consumer",
+         "tready_duty_cycle_paces_the_dma_as_the_models_consumer", params=(("READY_EVERY", 3),),
+         env=(("READY_EVERY", "3"),), testbench="test_cosim_source", top="pl_stream_sink",
+         sources=("pl_stream_sink.v",)),
+    Case("MM2S with TREADY stuck low -> protocol error", "stuck_tready_is_a_protocol_error",
+         params=(("READY_EVERY", 60000),), env=(("READY_EVERY", "60000"),), testbench="test_cosim_source",
+         top="pl_stream_sink", sources=("pl_stream_sink.v",)),
+    *(Case(f"S0 live: {g} gates x {n} B, DAC {gc} clk/word, FIFO {f}", "s0_gate_sequence_live",
+           params=(("USE_DAC", 1), ("DATA_WIDTH", 128), ("FIFO_DEPTH", f), ("GATE_CLOCKS", gc), ("LEAD_CLOCKS", lc)),
+           env=(("GATES", str(g)), ("BYTES", str(n)), ("GATE_CLOCKS", str(gc)), ("LEAD_CLOCKS", str(lc)),
+                ("FIFO", str(f)), ("SGDMA_CLK_FS", "4000000")),
+           testbench="test_cosim_s0", top="sgdma_cosim_top",
+           sources=("sgdma_csm.v", "sgdma_dac_stream.v", "sgdma_cosim_top.v"))
+      for g, n, gc, lc, f in S0_LIVE),
     Case("GP registers and interrupt", "registers_and_interrupt", testbench="test_cosim_gp", top="pl_regs_irq",
          sources=("pl_regs_irq.v",)),
     Case("no interrupt: bounded wait", "no_interrupt_is_a_bounded_wait", testbench="test_cosim_gp",

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 BLOCKS = ("sgdma_csm", "sgdma_dac_stream")
+# the testbench tops in rtl/tb/ (the live co-simulation's DUTs) and the blocks each instantiates
+TB_BLOCKS = {"pl_mem_reader": (), "pl_regs_irq": (), "pl_stream_gen": (), "pl_stream_sink": (),
+             "sgdma_cosim_top": BLOCKS}
 TIMEOUT_S = 300
 
 
@@ -38,17 +41,24 @@ def sources(d: Path) -> list[Path]:
 
 
 def lint(d: Path | None = None, params: dict | None = None, top: str | None = None) -> list[str]:
-    """verilator --lint-only -Wall per block; returns [] when clean, else the messages."""
+    """verilator --lint-only -Wall per block (or ``top``, in rtl/ or rtl/tb/); [] when clean, else the messages."""
     d = rtl_dir(d)
     need("verilator")
     out = []
     for b in ([top] if top else BLOCKS):
-        args = ["verilator", "--lint-only", "-Wall", f"-I{d / 'generated'}", str(d / f"{b}.v"), "--top-module", b]
+        path = d / f"{b}.v" if (d / f"{b}.v").is_file() else d / "tb" / f"{b}.v"
+        deps = [str(d / f"{x}.v") for x in TB_BLOCKS.get(b, ())]
+        args = ["verilator", "--lint-only", "-Wall", f"-I{d / 'generated'}", str(path), *deps, "--top-module", b]
         args += [f"-G{k}={v}" for k, v in (params or {}).items()]
         r = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT_S)
         if r.returncode or r.stderr.strip():
             out.append(f"{b}: {r.stderr.strip() or r.stdout.strip()}")
     return out
+
+
+def lint_tb(d: Path | None = None) -> list[str]:
+    """verilator --lint-only -Wall on every testbench top in rtl/tb/ (TB_BLOCKS)."""
+    return [m for b in TB_BLOCKS for m in lint(d, top=b)]
 
 
 @dataclass
