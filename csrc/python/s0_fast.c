@@ -7,12 +7,13 @@
  * watches the sink's per-BD completion times (one packet per BD) between
  * polls.  After `warmup` BDs it takes a window of `periods` whole refresh
  * periods from the next refresh start, measures the time per BD P over it and
- * estimates the error (the quarters' rates, the largest deviation from the trend, one
- * BD).  When the relative estimate is at most `accept` the trial stops there
- * and the last beat is extrapolated as window end + remaining BDs x P;
- * otherwise the window doubles up to `max_periods`, then the trial simply runs
- * on to DONE, which is the exact trial.  So latency and set-up are always the
- * exact counters, and a trial too short for a window is exact.
+ * estimates the error (the quarters' rates, the largest deviation from the
+ * trend, the refresh alignments the window has not seen, one BD).  When the
+ * relative estimate is at most `accept` the trial stops there and the last beat
+ * is extrapolated as window end + remaining BDs x P; otherwise the window grows
+ * by `periods` up to `max_periods`, then doubles, until the estimate passes or
+ * the trial reaches DONE, which is the exact trial.  So latency and set-up are
+ * always the exact counters, and a trial too short for a window is exact.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -71,6 +72,45 @@ static double deviation(vb_board *b, size_t n, uint64_t ts, uint64_t te, double 
 	return worst;
 }
 
+/* Refresh alignments the drift test tries: a BD period near p/q refresh periods for q up to this (pynq-z2's
+ * 4 KiB BDs lock at 3 BDs per 2 refreshes). */
+#define PHASE_Q 3
+/* Steps of the alignment closer than this (in BDs) over the window are one steady drift. */
+#define PHASE_STEADY 0.1
+/* The longest window (2^20 refresh periods, 8 s of DDR4): past it the trial runs exact. */
+#define MAX_WINDOW_PERIODS (1u << 20)
+
+/* The share of the refresh's alignments to the BD cycle the window has not seen.  Sampled at each refresh
+ * start, the completed count f_k = F(ts + kT) says where in a BD that refresh lands (its fraction).  When the
+ * BD period is near p/q refresh periods the fractions recur every q refreshes up to a steady step d, so the
+ * window's K periods sweep only K |d| of the cycle and the refresh's cost at the other alignments, which the
+ * rest of the trial reaches, is unseen: on pynq-z2 the rate steps when the drift reaches an alignment where
+ * the refresh hides in a BD's gap, and locks there.  0 when the steps are not steady at any q <= PHASE_Q
+ * (the alignments spread over the cycle) or are zero within `lock` BDs (a lock: stationary). */
+static double unseen_alignments(vb_board *b, size_t n, uint64_t ts, uint64_t period, uint32_t k_periods,
+				double lock)
+{
+	for (uint32_t q = 1; q <= PHASE_Q && 2 * q <= k_periods; q++) {
+		double sum = 0.0, lo = 1.0, hi = -1.0, m;
+		for (uint32_t k = 0; k + q <= k_periods; k++) {
+			double d = completed_by(b, n, ts + (uint64_t)(k + q) * period)
+				   - completed_by(b, n, ts + (uint64_t)k * period);
+			d -= nearbyint(d);
+			sum += d;
+			lo = d < lo ? d : lo;
+			hi = d > hi ? d : hi;
+		}
+		if (hi - lo > PHASE_STEADY)
+			continue;
+		m = fabs(sum / (double)(k_periods - q + 1));
+		if (m <= lock)
+			return 0.0;
+		if ((double)k_periods * m < 1.0)
+			return 1.0 - (double)k_periods * m;
+	}
+	return 0.0;
+}
+
 struct estimate {
 	double t_end_ps, error;   /* extrapolated last beat; relative error bound of the first->last span */
 };
@@ -82,7 +122,7 @@ static bool estimate(vb_board *b, const struct fast_cfg *f, uint64_t total, uint
 	size_t n = vb_sink_count(b);
 	uint64_t te = ts + periods * period;
 	double fs = completed_by(b, n, ts), fe = completed_by(b, n, te), fq[5];
-	double p, pq_min = 0.0, pq_max = 0.0, rem, dev, err_ps;
+	double p, pq_min = 0.0, pq_max = 0.0, c_min = 0.0, c_max = 0.0, rem, dev, err_ps, unseen;
 
 	/* the window's rate, and its quarters' (whole periods when R is a multiple of 4, else near) */
 	for (unsigned q = 0; q <= 4; q++)
@@ -108,6 +148,20 @@ static bool estimate(vb_board *b, const struct fast_cfg *f, uint64_t total, uint
 	 * (refresh stalls included), which moves P by up to 2 dev / window and the anchor at te by dev; one BD
 	 * of end effect and one clock of counting. */
 	err_ps = (pq_max - pq_min) * rem + dev * (1.0 + 2.0 * rem * p / (double)(te - ts)) + p + f->clk_ps;
+	/* Alignments the window has not seen (unseen_alignments): over that share of the cycle the rest may run
+	 * at any per-period rate the seen ones gave, and beyond them by as much again. */
+	unseen = unseen_alignments(b, n, ts, period, periods, f->clk_ps / p);
+	if (unseen > 0.0) {
+		for (uint32_t k = 0; k < periods; k++) {
+			double c = completed_by(b, n, ts + (uint64_t)(k + 1) * period)
+				   - completed_by(b, n, ts + (uint64_t)k * period);
+			c_min = k == 0 || c < c_min ? c : c_min;
+			c_max = k == 0 || c > c_max ? c : c_max;
+		}
+		if (c_min <= 0.0)
+			return false;
+		err_ps += unseen * rem * p * 2.0 * (c_max - c_min) / c_min;
+	}
 	e->error = err_ps / (e->t_end_ps - (double)t_first);
 	return true;
 }
@@ -163,7 +217,7 @@ static enum sg_status fast_trial(vb_board *b, struct sg_platform plat, const str
 			if (!period) {
 				uint64_t r0 = vb_next_refresh(b, now);
 				period = r0 < UINT64_MAX / 4 ? vb_next_refresh(b, r0 + 1) - r0 : 0;
-				if (!period || period > UINT64_MAX / 8 / f->max_periods) {
+				if (!period || period > UINT64_MAX / 8 / MAX_WINDOW_PERIODS) {
 					gave_up = true;       /* refresh off: no period to average over */
 					continue;
 				}
@@ -184,9 +238,10 @@ static enum sg_status fast_trial(vb_board *b, struct sg_platform plat, const str
 				continue;
 			}
 			if (e.error > f->accept) {
-				if (periods * 2 <= f->max_periods)
-					periods *= 2;
-				else
+				/* the shortest window that meets it: R more periods at a time up to max_periods,
+				 * then doubling; a window past the trial's end is never reached (the trial is exact) */
+				periods = periods < f->max_periods ? periods + f->periods : periods * 2;
+				if (periods > MAX_WINDOW_PERIODS)
 					gave_up = true;
 				continue;
 			}
