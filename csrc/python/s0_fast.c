@@ -275,8 +275,8 @@ static PyObject *s0_fast_trials(PyObject *m, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "board", "dma_base", "gpio_base", "bd_dev", "bd_capacity", "buffer_base",
 				  "buffer_bytes", "addr_width", "length_width", "data_bytes", "poll_limit",
-				  "bytes_per_bd", "bds", "cycles", "seeds", "warmup", "periods", "max_periods",
-				  "accept", "clk_ps", NULL };
+				  "bytes_per_bd", "bds", "cycles", "random", "seeds", "warmup", "periods",
+				  "max_periods", "accept", "clk_ps", NULL };
 	BoardObject *board;
 	struct s0_bench bench = { 0 };
 	struct s0_point pt = { 0 };
@@ -288,14 +288,15 @@ static PyObject *s0_fast_trials(PyObject *m, PyObject *args, PyObject *kw)
 	struct sg_error err;
 	enum sg_status st = SG_OK;
 	Py_ssize_t n, done = 0;
+	int random = 0;
 	(void)m;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O&O&O&O&O&O&O&O&O&O&O&O&O&y*O&O&O&dd", kwlist, &BoardType,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O&O&O&O&O&O&O&O&O&O&O&O&O&py*O&O&O&dd", kwlist, &BoardType,
 					 &board, sgpy_u64, &bench.dma_base, sgpy_u64, &bench.gpio_base, sgpy_u64,
 					 &bench.bd_dev, sgpy_u64, &bd_capacity, sgpy_u64, &bench.buffer_base, sgpy_u64,
 					 &bench.buffer_bytes, sgpy_u32, &bench.addr_width, sgpy_u32, &bench.length_width,
 					 sgpy_u32, &bench.data_bytes, sgpy_u32, &bench.poll_limit, sgpy_u32,
-					 &pt.bytes_per_bd, sgpy_u32, &pt.bds, sgpy_u32, &pt.cycles, &seeds, sgpy_u32,
+					 &pt.bytes_per_bd, sgpy_u32, &pt.bds, sgpy_u32, &pt.cycles, &random, &seeds, sgpy_u32,
 					 &f.warmup, sgpy_u32, &f.periods, sgpy_u32, &f.max_periods, &f.accept, &f.clk_ps))
 		return NULL;
 	if (sgpy_board_ready(board) < 0 || bd_capacity > UINT32_MAX || f.periods < 2 || f.max_periods < f.periods
@@ -307,6 +308,7 @@ static PyObject *s0_fast_trials(PyObject *m, PyObject *args, PyObject *kw)
 		return NULL;
 	}
 	bench.bd_capacity = (uint32_t)bd_capacity;
+	pt.random = random;
 	bench.bd_cpu = vb_mem_ptr(board->b, bench.bd_dev, bd_capacity * PG021_BD_SIZE);
 	if (!bench.bd_cpu || seeds.len % 8) {
 		PyBuffer_Release(&seeds);
