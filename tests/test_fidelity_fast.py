@@ -41,7 +41,7 @@ def s0_pairs():
     return _pairs("zcu111")
 
 
-@pytest.mark.parametrize("board", ["zcu111", "zcu102"])
+@pytest.mark.parametrize("board", ["zcu111", "zcu102", "zynq7000"])
 def test_error_estimate_bounds_the_true_error_trial_by_trial(board, s0_pairs):
     extrapolated = 0
     for p, (lat, thr, _), (flat, fthr, _, ext, exact_bds, est) in (s0_pairs if board == "zcu111"
@@ -57,10 +57,11 @@ def test_error_estimate_bounds_the_true_error_trial_by_trial(board, s0_pairs):
     assert extrapolated >= 6                        # the check is not vacuous
 
 
-def test_zynq7000_board_stays_within_the_tolerance():
-    """On the Zynq-7000 presets the estimate is not a bound on every trial (docs/performance.md: the time
-    per BD can lock to tREFI at 100 MHz clocks, and the window cannot see the alignment drift); what fast
-    promises there is --fast-check's: every trial inside the tolerance, latency exact."""
+def test_pynq_z2_stays_within_the_tolerance():
+    """On pynq-z2 the estimate is not a bound on every trial (docs/performance.md: 7 of 245 over S0's grid,
+    BD periods near p/q refresh periods with q above what an 8-period window can test, drifting through
+    alignments it has not seen); what fast promises there is --fast-check's: every trial inside the
+    tolerance, latency exact."""
     extrapolated = 0
     for p, (lat, thr, _), (flat, fthr, _, ext, _, est) in _pairs("pynq-z2", 8, seed=3):
         np.testing.assert_array_equal(flat, lat)

@@ -61,7 +61,7 @@ def fast_trials(bench, p, seeds: np.ndarray, poll_limit: int) -> FastTrials:
         bytes_per_bd=p.bytes_per_bd, bds=p.bds, cycles=p.cycles, random=s.placement == "random",
         seeds=seeds.tobytes(), warmup=WARMUP_BDS,
         periods=s.fast_periods, max_periods=s.fast_periods * MAX_PERIODS_FACTOR, accept=s.tolerance / 2,
-        clk_ps=bench.clk_ns * 1e3)
+        clk_ps=bench.clk_ns * 1e3, trfc_ps=b.option("dram.trfc_ns") * 1e3)
     o = np.frombuffer(raw, dtype=np.float64).reshape(-1, 7)
     return FastTrials(o[:, 0], o[:, 1], o[:, 2], o[:, 3] > 0, o[:, 4].astype(np.int64), o[:, 5].copy(),
                       np.round(o[:, 6]).astype(np.uint64))
