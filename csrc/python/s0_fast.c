@@ -11,7 +11,7 @@
  * trend, the refresh alignments the window has not seen, one BD).  When the
  * relative estimate is at most `accept` the trial stops there and the last beat
  * is extrapolated as window end + remaining BDs x P; otherwise the window grows
- * by `periods` up to `max_periods`, then doubles, until the estimate passes or
+ * by one period up to `max_periods`, then doubles, until the estimate passes or
  * the trial reaches DONE, which is the exact trial.  So latency and set-up are
  * always the exact counters, and a trial too short for a window is exact.
  */
@@ -244,9 +244,11 @@ static enum sg_status fast_trial(vb_board *b, struct sg_platform plat, const str
 				continue;
 			}
 			if (e.error > f->accept) {
-				/* the shortest window that meets it: R more periods at a time up to max_periods,
-				 * then doubling; a window past the trial's end is never reached (the trial is exact) */
-				periods = periods < f->max_periods ? periods + f->periods : periods * 2;
+				/* the shortest window that meets it: one period more at a time up to
+				 * max_periods (lengths that are not all multiples of a lock's period, and more
+				 * alignment steps tested), then doubling; a window past the trial's end is never
+				 * reached (the trial is exact) */
+				periods = periods < f->max_periods ? periods + 1 : periods * 2;
 				if (periods > MAX_WINDOW_PERIODS)
 					gave_up = true;
 				continue;

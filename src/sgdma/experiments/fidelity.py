@@ -27,7 +27,8 @@ WARMUP_BDS = 16
 
 def unvalidated(setup) -> str:
     """Why `fast` runs this setup's trials exact ('' when it extrapolates): the estimator is validated on SG
-    MM2S, sequential or random buffers, with no competing load only (tests/test_fidelity_fast.py, docs/performance.md)."""
+    MM2S, sequential or random buffers, with no competing load only (tests/test_fidelity_fast.py,
+    docs/performance.md)."""
     why = []
     if setup.direction != "mm2s":
         why.append("S2MM")
