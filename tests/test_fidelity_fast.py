@@ -58,8 +58,8 @@ def test_error_estimate_bounds_the_true_error_trial_by_trial(board, s0_pairs):
 
 
 def test_pynq_z2_stays_within_the_tolerance():
-    """On pynq-z2 the estimate is not a bound on every trial (docs/performance.md: 7 of 245 over S0's grid,
-    BD periods near p/q refresh periods with q above what an 8-period window can test, drifting through
+    """On pynq-z2 the estimate is not a bound on every trial (docs/performance.md: 2 of 258 over S0's grid,
+    BD periods near p/q refresh periods with q above what a short window can test, drifting through
     alignments it has not seen); what fast promises there is --fast-check's: every trial inside the
     tolerance, latency exact."""
     extrapolated = 0

@@ -88,14 +88,12 @@ static double deviation(vb_board *b, size_t n, uint64_t ts, uint64_t te, double 
  * the refresh hides in a BD's gap, and locks there.  0 when the steps are not steady at any q <= PHASE_Q
  * (the alignments spread over the cycle) or are zero within `lock` BDs (a lock: stationary; a drift slower
  * than one clock per q refreshes passes as one, the residue docs/performance.md describes). */
-static double unseen_alignments(vb_board *b, size_t n, uint64_t ts, uint64_t period, uint32_t k_periods,
-				double lock)
+static double unseen_alignments(const double *fk, uint32_t k_periods, double lock)
 {
 	for (uint32_t q = 1; q <= PHASE_Q && q + 2 <= k_periods; q++) {
 		double sum = 0.0, lo = 1.0, hi = -1.0, m;
 		for (uint32_t k = 0; k + q <= k_periods; k++) {
-			double d = completed_by(b, n, ts + (uint64_t)(k + q) * period)
-				   - completed_by(b, n, ts + (uint64_t)k * period);
+			double d = fk[k + q] - fk[k];
 			d -= nearbyint(d);
 			sum += d;
 			lo = d < lo ? d : lo;
@@ -123,7 +121,7 @@ static bool estimate(vb_board *b, const struct fast_cfg *f, uint64_t total, uint
 	size_t n = vb_sink_count(b);
 	uint64_t te = ts + periods * period;
 	double fs = completed_by(b, n, ts), fe = completed_by(b, n, te), fq[5];
-	double p, pq_min = 0.0, pq_max = 0.0, c_min = 0.0, c_max = 0.0, rem, dev, err_ps, unseen;
+	double p, pq_min = 0.0, pq_max = 0.0, c_min = 0.0, c_max = 0.0, rem, dev, err_ps, unseen, unseen_ps = 0.0, *fk;
 
 	/* the window's rate, and its quarters' (whole periods when R is a multiple of 4, else near) */
 	for (unsigned q = 0; q <= 4; q++)
@@ -142,31 +140,43 @@ static bool estimate(vb_board *b, const struct fast_cfg *f, uint64_t total, uint
 	rem = (double)total - fe;
 	if (rem < 0.0)
 		rem = 0.0;
-	dev = deviation(b, n, ts, te, fs, p);
 	e->t_end_ps = (double)te + rem * p;
-	/* The spread of the quarters' rates (drift, and variation slower than a refresh period) over the
-	 * remaining BDs; the count at each window edge may be off by the largest deviation from the trend
-	 * (refresh stalls included), which moves P by up to 2 dev / window and the anchor at te by dev; one BD
-	 * of end effect and one clock of counting. */
-	err_ps = (pq_max - pq_min) * rem + dev * (1.0 + 2.0 * rem * p / (double)(te - ts)) + p + f->clk_ps;
 	/* Alignments the window has not seen (unseen_alignments): over that share of the cycle the refresh may
 	 * cost anything from nothing (hidden in a BD's gap) to its whole tRFC per period, or the range of the
-	 * per-period counts seen, twice over, if that is more. */
-	unseen = unseen_alignments(b, n, ts, period, periods, f->clk_ps / p);
+	 * per-period counts seen, twice over, if that is more.  The counts at the refresh starts, once. */
+	fk = malloc(((size_t)periods + 1) * sizeof *fk);
+	if (!fk)
+		return false;
+	for (uint32_t k = 0; k <= periods; k++)
+		fk[k] = completed_by(b, n, ts + (uint64_t)k * period);
+	unseen = unseen_alignments(fk, periods, f->clk_ps / p);
 	if (unseen > 0.0) {
 		double range;
 		for (uint32_t k = 0; k < periods; k++) {
-			double c = completed_by(b, n, ts + (uint64_t)(k + 1) * period)
-				   - completed_by(b, n, ts + (uint64_t)k * period);
+			double c = fk[k + 1] - fk[k];
 			c_min = k == 0 || c < c_min ? c : c_min;
 			c_max = k == 0 || c > c_max ? c : c_max;
 		}
-		if (c_min <= 0.0)
+		if (c_min <= 0.0) {
+			free(fk);
 			return false;
+		}
 		range = 2.0 * (c_max - c_min) / c_min;
 		if (f->trfc_ps / (double)period > range)
 			range = f->trfc_ps / (double)period;
-		err_ps += unseen * rem * p * range;
+		unseen_ps = unseen * rem * p * range;
+	}
+	free(fk);
+	/* The spread of the quarters' rates (drift, and variation slower than a refresh period) over the
+	 * remaining BDs; the count at each window edge may be off by the largest deviation from the trend
+	 * (refresh stalls included), which moves P by up to 2 dev / window and the anchor at te by dev; one BD
+	 * of end effect and one clock of counting.  The deviation scans the window's completions: skipped when
+	 * the rest already exceeds what is accepted (the window grows either way). */
+	err_ps = (pq_max - pq_min) * rem + p + f->clk_ps + unseen_ps;
+	if (err_ps / (e->t_end_ps - (double)t_first) <= f->accept) {
+		dev = deviation(b, n, ts, te, fs, p);
+		err_ps = (pq_max - pq_min) * rem + dev * (1.0 + 2.0 * rem * p / (double)(te - ts)) + p + f->clk_ps;
+		err_ps += unseen_ps;
 	}
 	e->error = err_ps / (e->t_end_ps - (double)t_first);
 	return true;
