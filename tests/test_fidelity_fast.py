@@ -41,7 +41,7 @@ def s0_pairs():
     return _pairs("zcu111")
 
 
-@pytest.mark.parametrize("board", ["zcu111", "zcu102"])
+@pytest.mark.parametrize("board", ["zcu111", "zcu102", "zynq7000"])
 def test_error_estimate_bounds_the_true_error_trial_by_trial(board, s0_pairs):
     extrapolated = 0
     for p, (lat, thr, _), (flat, fthr, _, ext, exact_bds, est) in (s0_pairs if board == "zcu111"
@@ -57,14 +57,60 @@ def test_error_estimate_bounds_the_true_error_trial_by_trial(board, s0_pairs):
     assert extrapolated >= 6                        # the check is not vacuous
 
 
-def test_zynq7000_board_stays_within_the_tolerance():
-    """On the Zynq-7000 presets the estimate is not a bound on every trial (docs/performance.md: the time
-    per BD can lock to tREFI at 100 MHz clocks, and the window cannot see the alignment drift); what fast
-    promises there is --fast-check's: every trial inside the tolerance, latency exact."""
+def test_pynq_z2_stays_within_the_tolerance():
+    """On pynq-z2 the estimate is not a bound on every trial (docs/performance.md: 2 of 258 over S0's grid,
+    BD periods near p/q refresh periods with q above what a short window can test, drifting through
+    alignments it has not seen); what fast promises there is --fast-check's: every trial inside the
+    tolerance, latency exact."""
     extrapolated = 0
     for p, (lat, thr, _), (flat, fthr, _, ext, _, est) in _pairs("pynq-z2", 8, seed=3):
         np.testing.assert_array_equal(flat, lat)
         assert np.all(np.abs(fthr / thr - 1) <= fid.DEFAULT_TOLERANCE), p
+        extrapolated += int(ext.sum())
+    assert extrapolated >= 6
+
+
+def _against_exact(board, p, n, **kw):
+    exact, fast = _benches(board, **kw)
+    seeds = ch.trial_seeds(0, p, n)
+    _, thr, _ = ch._c_trials(exact, p, seeds)
+    _, fthr, _, ext, exact_bds, est = ch._fast_c_trials(fast, p, seeds)
+    return np.abs(fthr / thr - 1), ext, exact_bds, est
+
+
+def test_a_drifting_refresh_alignment_is_in_the_estimate():
+    """pynq-z2, 4 KiB BDs: the BD period is near 1.5 refresh periods, so the refreshes land on a few alignments
+    that drift slowly until one hides the refresh and the rate locks 0.5 % faster; every sub-window of the
+    first windows agrees.  The estimator that only compared them reported 0.22 % on these seeds against a true
+    0.52 %; the unseen alignments now keep the window growing past the lock."""
+    err, ext, exact_bds, est = _against_exact("pynq-z2", ch.Point(4096, 8192), 3)
+    assert ext.all()
+    assert np.all(err <= est), (err, est)
+    assert np.all(est <= fid.DEFAULT_TOLERANCE / 2)
+
+
+def test_windows_grow_past_4r_instead_of_running_exact():
+    """zcu111, 4 KiB x 8192: the estimate of some trials stays above half the tolerance up to 4R periods
+    (3 of these 10 seeds ran the whole 3.4 ms exact before); the window keeps doubling and they extrapolate,
+    still inside their bound."""
+    err, ext, exact_bds, est = _against_exact("zcu111", ch.Point(4096, 8192), 10)
+    assert ext.all()
+    bds_in_4r = 4 * fid.DEFAULT_PERIODS * 7.8e3 / 400         # tREFI 7.8 us, ~400 ns per 4 KiB BD
+    assert np.any(exact_bds > bds_in_4r + 100), exact_bds
+    assert np.all(err <= est), (err, est)
+
+
+@pytest.mark.parametrize("board", ["zcu111", "zynq7000"])
+def test_random_placement_extrapolates_inside_its_bound(board):
+    """Random buffer placement (row misses at random BDs) is stationary like sequential: fast extrapolates it,
+    and the estimate bounds the error against exact trial by trial on a stratified sample."""
+    pts = ch.s0_points()
+    chosen = [pts[i] for i in fid.stratified(pts, 10, seed=4)]
+    chosen = [p for p in chosen if p.bds * p.cycles >= 512] + [ch.Point(1024, 4096)]
+    extrapolated = 0
+    for p in chosen:
+        err, ext, _, est = _against_exact(board, p, 2, placement="random")
+        assert np.all(err[ext > 0] <= est[ext > 0]), (p, err, est)
         extrapolated += int(ext.sum())
     assert extrapolated >= 6
 
@@ -100,7 +146,6 @@ def test_exact_default_is_unchanged():
 
 
 @pytest.mark.parametrize("kw, why", [({"direction": "s2mm"}, "S2MM"), ({"mode": "simple"}, "simple mode"),
-                                     ({"placement": "random"}, "random placement"),
                                      ({"cpu_load": "400MB/s"}, "--cpu-load")])
 def test_unvalidated_setups_run_exact_and_say_so(kw, why):
     p = ch.Point(4096, 1) if kw.get("mode") == "simple" else ch.Point(4096, 64 if "direction" in kw else 2048)

@@ -12,7 +12,7 @@ import numbers
 
 FIDELITIES = ("exact", "fast", "functional")
 DEFAULT_PERIODS = 8           # issue 27: a window of 8 whole refresh periods
-MAX_PERIODS_FACTOR = 4        # the window extends up to 4x, then the trial runs exact
+MAX_PERIODS_FACTOR = 4        # the window grows a period at a time up to 4R, then doubles until the trial ends
 DEFAULT_TOLERANCE = 0.02      # 2 %: the window is extended while the estimate exceeds half of it
 
 #: The functional fidelity, as board options (csrc/vboard/config.c keys).

@@ -35,10 +35,12 @@ def fidelity_options(check: bool = False):
                                   "relative error of median/min/max throughput and latency, exit 1 above "
                                   "--tolerance")(f)
         f = click.option("--tolerance", default="2%", show_default=True, type=Tolerance(),
-                         help="fast: the relative throughput error to meet (the window is extended while the "
-                              "estimate exceeds half of it, then the trial runs exact)")(f)
+                         help="fast: the relative throughput error to meet (the window grows while the estimate "
+                              "exceeds half of it; a trial that ends first ran exact)")(f)
         f = click.option("--fast-periods", default=fid.DEFAULT_PERIODS, show_default=True, type=int,
-                         callback=_periods, help="fast: DRAM refresh periods in the measured window (even)")(f)
+                         callback=_periods,
+                         help="fast: DRAM refresh periods in the first window (even; it grows a period at a "
+                              "time up to 4x, then doubles)")(f)
         f = click.option("--fidelity", type=click.Choice(fid.FIDELITIES), default="exact", show_default=True,
                          help="exact: the reference; fast: exact prefix + extrapolation over whole refresh "
                               "periods, with an error estimate; functional: ideal memory path, untimed")(f)

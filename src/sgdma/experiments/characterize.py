@@ -393,7 +393,7 @@ def _note(setup: Setup, p: Point, parts: list[dict]) -> str:
     ran_exact = sum(len(r["extrapolated"]) - int(r["extrapolated"].sum()) for r in parts)
     if ran_exact:
         return (f"{ran_exact} of {setup.trials} trials ran exact (shorter than warm-up + window, or the "
-                f"error estimate stayed above half the tolerance up to {fid.MAX_PERIODS_FACTOR}x the window)")
+                f"error estimate stayed above half the tolerance in every window the trial had room for)")
     return ""
 
 

@@ -28,14 +28,13 @@ WARMUP_BDS = 16
 
 def unvalidated(setup) -> str:
     """Why `fast` runs this setup's trials exact ('' when it extrapolates): the estimator is validated on SG
-    MM2S with sequential buffers and no competing load only."""
+    MM2S, sequential or random buffers, with no competing load only (tests/test_fidelity_fast.py,
+    docs/performance.md)."""
     why = []
     if setup.direction != "mm2s":
         why.append("S2MM")
     if setup.mode != "sg":
         why.append("simple mode")
-    if setup.placement != "sequential":
-        why.append("random placement")
     if setup.cpu_load is not None:
         why.append("--cpu-load")
     return ", ".join(why)
@@ -61,9 +60,10 @@ def fast_trials(bench, p, seeds: np.ndarray, poll_limit: int) -> FastTrials:
         b, dma_base=blk.base, gpio_base=b.gpio_base, bd_dev=lay.bd_base, bd_capacity=lay.max_bds,
         buffer_base=lay.buffer_base, buffer_bytes=lay.buffer_bytes, addr_width=blk.addr_width,
         length_width=blk.length_width, data_bytes=blk.data_bytes, poll_limit=poll_limit,
-        bytes_per_bd=p.bytes_per_bd, bds=p.bds, cycles=p.cycles, seeds=seeds.tobytes(), warmup=WARMUP_BDS,
+        bytes_per_bd=p.bytes_per_bd, bds=p.bds, cycles=p.cycles, random=s.placement == "random",
+        seeds=seeds.tobytes(), warmup=WARMUP_BDS,
         periods=s.fast_periods, max_periods=s.fast_periods * MAX_PERIODS_FACTOR, accept=s.tolerance / 2,
-        clk_ps=bench.clk_ns * 1e3)
+        clk_ps=bench.clk_ns * 1e3, trfc_ps=b.option("dram.trfc_ns") * 1e3)
     o = np.frombuffer(raw, dtype=np.float64).reshape(-1, 7)
     return FastTrials(o[:, 0], o[:, 1], o[:, 2], o[:, 3] > 0, o[:, 4].astype(np.int64), o[:, 5].copy(),
                       np.round(o[:, 6]).astype(np.uint64))
