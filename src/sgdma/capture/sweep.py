@@ -243,7 +243,7 @@ def plot_sweep(records: list[dict], directory: str | Path) -> list[Path]:
     board = records[0]["board"] if records else "?"
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4.5))
     styles = {"copy": "--", "zerocopy": "-", "batch": ":"}
-    colors = {"sync": "tab:red", "uncached": "tab:blue", "coherent": "tab:green"}
+    colors = {"sync": "tab:red", "uncached": "tab:blue", "writecombine": "tab:purple", "coherent": "tab:green"}
     for api, cache in series:
         rows = sorted((r for r in records if r["api"] == api and r["cache"] == cache), key=lambda r: r["buffer_bytes"])
         x = [r["buffer_bytes"] for r in rows]

@@ -18,7 +18,11 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor
               help="copy: read() copies out; zerocopy: one ioctl per buffer to take it and one to give it back; "
                    "batch: one read() lends every completed buffer, one write() gives them back, the interrupt "
                    "masked while the application works (seed 004)")
-@click.option("--cache", type=click.Choice(["sync", "uncached", "coherent"]), default="sync", show_default=True)
+@click.option("--cache", type=click.Choice(["sync", "uncached", "writecombine", "coherent"]), default="sync",
+              show_default=True,
+              help="the DMA buffers' mapping: sync (cached, clean/invalidate), uncached (strongly ordered: "
+                   "pgprot_noncached, one access at a time), writecombine (Normal non-cacheable: "
+                   "dma_alloc_coherent / pgprot_writecombine, loads overlap, stores merge), coherent (ACP/HPC)")
 @click.option("--mode", type=click.Choice(["continuous", "burst"]), default="continuous", show_default=True)
 @click.option("--consumer-rate", default=None, type=Bandwidth(), help="the application's own processing rate in bytes/s, e.g. 100MB/s (default: free)")
 @click.option("--seconds", default=None, type=Time(),
@@ -194,7 +198,7 @@ def _write_report(out_dir, rec: dict) -> None:
 
 
 def _print_capture_sweep(records: list[dict]) -> None:
-    click.echo(f"{'size (B)':>9} {'api':>9} {'cache':>9} {'MB/s':>10} {'packets/s':>12}")
+    click.echo(f"{'size (B)':>9} {'api':>9} {'cache':>12} {'MB/s':>10} {'packets/s':>12}")
     for r in records:
-        click.echo(f"{r['buffer_bytes']:>9} {r['api']:>9} {r['cache']:>9} {r['throughput_mbps']:>10.1f} "
+        click.echo(f"{r['buffer_bytes']:>9} {r['api']:>9} {r['cache']:>12} {r['throughput_mbps']:>10.1f} "
                    f"{r['packets_per_s']:>12.0f}")
