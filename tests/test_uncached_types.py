@@ -183,3 +183,17 @@ def test_linux_backend_refuses_writecombine_on_a_strongly_ordered_udmabuf(tmp_pa
         assert _linux(f, cache="uncached").info()["buffer"]["cached"] is False
     finally:
         f.close()
+
+
+def test_validate_rows_report_what_the_cpu_model_does():
+    from sgdma.experiments.validate_host import host_checks
+
+    rows = host_checks()
+    v = _apu("zynq7000")
+    memset = next(c for c in rows if "memset" in c.figure)
+    assert memset.model == pytest.approx(v["uncached_word_bytes"] * 1e3 / v["so_store_ns"], rel=0.01)
+    loop = next(c for c in rows if "byte loop" in c.figure)
+    # per byte: SO store + one load round trip, against the same load alone (WC stores merge, posted)
+    b = sgdma.VirtualBoard("zynq7000", seed=0)
+    load = _one_load_ns(b, 1)
+    assert loop.model == pytest.approx((v["so_store_ns"] + load) / load, rel=0.05)
