@@ -171,6 +171,10 @@ def test_linux_backend_takes_writecombine_from_udmabuf_sync_mode_2(tmp_path, mon
             _linux(f, cache="uncached")
         with pytest.raises(OSError, match=r"carve-out outside Linux's RAM is mapped strongly ordered"):
             _linux(f, buffers="0x70000000:16M", cache="writecombine")
+        from sgdma.board.linux.report import info_lines
+
+        lines, _ = info_lines("linux:")
+        assert any("sync_mode 2" in ln and "cache=sync or writecombine" in ln for ln in lines), lines
     finally:
         f.close()
 
@@ -186,9 +190,10 @@ def test_linux_backend_refuses_writecombine_on_a_strongly_ordered_udmabuf(tmp_pa
 
 
 def test_validate_rows_report_what_the_cpu_model_does():
+    from sgdma.experiments import validate
     from sgdma.experiments.validate_host import host_checks
 
-    rows = host_checks()
+    rows = [validate.Check(**r) for r in host_checks()]
     v = _apu("zynq7000")
     memset = next(c for c in rows if "memset" in c.figure)
     assert memset.model == pytest.approx(v["uncached_word_bytes"] * 1e3 / v["so_store_ns"], rel=0.01)
@@ -197,3 +202,12 @@ def test_validate_rows_report_what_the_cpu_model_does():
     b = sgdma.VirtualBoard("zynq7000", seed=0)
     load = _one_load_ns(b, 1)
     assert loop.model == pytest.approx((v["so_store_ns"] + load) / load, rel=0.05)
+
+
+def test_simple_mode_buffers_are_write_combine_unless_told():
+    # seed 002's driver allocates its buffers with dma_alloc_coherent: Normal non-cacheable on the A9
+    r = run_capture("zynq7000", 5e6, 4, 32 << 10, 4, dma_mode="simple", seconds=0.005, seed=1)
+    assert r["cache"] == "writecombine" and r["verified"]
+    assert run_capture("zynq7000", 5e6, 4, 32 << 10, 4, seconds=0.005, seed=1)["cache"] == "sync"
+    assert run_capture("zynq7000", 5e6, 4, 32 << 10, 4, dma_mode="simple", cache="sync", seconds=0.005,
+                       seed=1)["cache"] == "sync"

@@ -46,21 +46,25 @@ def _byte_loop_extra_ns(preset: str, policy: str, nbytes: int) -> float:
     return _run(VirtualBoard(preset, seed=0), stores + loads, nbytes)
 
 
-def host_checks(preset: str = "zynq7000") -> list:
-    from sgdma.experiments.validate import Check
+def _check(figure, published, model, band, ok, unit, note) -> dict:
+    """One row, as the fields of validate.Check (which wraps it: this module does not import validate)."""
+    return dict(figure=figure, published=float(published), model=float(model), band=band, ok=bool(ok), unit=unit,
+                note=note)
 
+
+def host_checks(preset: str = "zynq7000") -> list[dict]:
     out = []
     so = CpuModel.for_board(preset, "apu").transport("uncached")
     ns = _run(VirtualBoard(preset, seed=0), so.store_ops(), MIB)
     published = CLEARBUF_PASSES * MIB / CLEARBUF_SO_S / 1e6
     model = MIB * 1e3 / ns
-    out.append(Check("u-dma-buf Table-2: memset of a strongly-ordered buffer (A9)", published, model,
+    out.append(_check("u-dma-buf Table-2: memset of a strongly-ordered buffer (A9)", published, model,
                      "0.75x .. 1.25x", 0.75 <= model / published <= 1.25, "MB/s",
                      f"{preset}: one {so.uncached_word_bytes}-byte store per so_store_ns, no merging"))
     so_x = _byte_loop_extra_ns(preset, "uncached", 64 << 10)
     wc_x = _byte_loop_extra_ns(preset, "writecombine", 64 << 10)
     published = (CHECKBUF_SO_S - CHECKBUF_CACHED_S) / (CHECKBUF_WC_S - CHECKBUF_CACHED_S)
-    out.append(Check("u-dma-buf Table-1: byte loop, strongly ordered / write-combine time beyond cached",
+    out.append(_check("u-dma-buf Table-1: byte loop, strongly ordered / write-combine time beyond cached",
                      published, so_x / wc_x, "0.8x .. 1.2x", 0.8 <= so_x / wc_x / published <= 1.2, "x",
                      f"{preset}: per byte {so_x / (64 << 10):.0f} ns (SO) vs {wc_x / (64 << 10):.0f} ns (WC): "
                      f"SO stores wait, WC stores merge; loads one at a time in both"))
