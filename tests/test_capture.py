@@ -77,7 +77,7 @@ def test_run_capture_loss_accounting_end_to_end(api, mode):
 
 
 @pytest.mark.parametrize("api", APIS)
-@pytest.mark.parametrize("cache", ("sync", "uncached", "coherent"))
+@pytest.mark.parametrize("cache", ("sync", "uncached", "writecombine", "coherent"))
 def test_sustained_capture_delivers_everything_in_order(api, cache):
     r = run_capture("zynq7000", 10e6, 4, 32 << 10, 8, api=api, cache=cache, seconds=0.02, seed=0)
     assert r["sustained"] and r["overflows"] == 0 and r["verified"] and r["keeping_up"]
@@ -134,7 +134,7 @@ def test_checker_catches_a_missing_invalidate(api, monkeypatch):
 
 def test_checker_ignores_uncached_and_coherent_buffers(monkeypatch):
     monkeypatch.setattr(CaptureDriver, "invalidate", lambda self, slot: None)
-    for cache, port in (("uncached", None), ("coherent", "acp")):
+    for cache, port in (("uncached", None), ("writecombine", None), ("coherent", "acp")):
         board = sgdma.VirtualBoard("zynq7000", port=port)
         run_capture(board, 20e6, 4, 16 << 10, 4, api="zerocopy", cache=cache, seconds=0.01)
         assert board.coherency.count == 0

@@ -34,7 +34,7 @@ def test_sweep_covers_every_api_and_policy(tmp_path):
     assert doc["kind"] == "capture" and doc["version"] == 1
     recs = doc["records"]
     assert {r["api"] for r in recs} == {"copy", "zerocopy", "batch"}
-    assert {r["cache"] for r in recs} == {"sync", "uncached", "coherent"}
+    assert {r["cache"] for r in recs} == {"sync", "uncached", "writecombine", "coherent"}
     assert {r["buffer_bytes"] for r in recs} >= {64, 32768}
     assert any(p.suffix == ".png" for p in (tmp_path / "p").iterdir())
 

@@ -287,7 +287,7 @@ def all_mistakes(board, dma, tx, rx):
     tx.invalidate()                           # discards CPU data
 
 
-@pytest.mark.parametrize("policy", ["uncached", "coherent"])
+@pytest.mark.parametrize("policy", ["uncached", "writecombine", "coherent"])
 def test_uncached_and_coherent_never_flag(rig, policy):
     board, dma, _ = rig
     tx, rx = board.allocate(N), board.allocate(N)

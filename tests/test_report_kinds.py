@@ -24,7 +24,7 @@ RUNS = {
 }
 # the words the first line of each kind's verdict starts with
 VERDICT = {"capture": ("Sustained", "Not sustained"), "capture_max": ("Highest sustained rate",),
-           "characterize": ("Peak",), "plan": ("Feasible", "Not feasible"), "validate": ("All", "14 of", "15 of", "17 of", "18 of"),
+           "characterize": ("Peak",), "plan": ("Feasible", "Not feasible"), "validate": ("All", "14 of", "15 of", "17 of", "18 of", "19 of", "20 of", "21 of"),
            "rtio_bench": ("Fastest initiator",), "rtio_demo": ("Played",), "pcie_sweep": ("Peak",),
            "pcie_latency": ("Single-packet latency",)}
 

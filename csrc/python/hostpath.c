@@ -21,7 +21,7 @@ static int kind_of(const char *name, enum vb_cpuop_kind *k)
 	return -1;
 }
 
-/* cpu_op(board, kind, addr, len, dst, ns_per_line, ns_per_word, word_bytes, fixed_ns) -> dict */
+/* cpu_op(board, kind, addr, len, dst, ns_per_line, ns_per_word, word_bytes, fixed_ns[, outstanding]) -> dict */
 static PyObject *py_cpu_op(PyObject *mod, PyObject *args)
 {
 	PyObject *o;
@@ -32,8 +32,9 @@ static PyObject *py_cpu_op(PyObject *mod, PyObject *args)
 	int rc;
 	vb_board *b;
 	(void)mod;
-	if (!PyArg_ParseTuple(args, "OsO&O&O&ddO&d", &o, &kind, sgpy_u64, &op.addr, sgpy_u64, &op.len, sgpy_u64,
-			      &op.dst, &op.ns_per_line, &op.ns_per_word, sgpy_u32, &op.word_bytes, &op.fixed_ns))
+	if (!PyArg_ParseTuple(args, "OsO&O&O&ddO&d|O&", &o, &kind, sgpy_u64, &op.addr, sgpy_u64, &op.len, sgpy_u64,
+			      &op.dst, &op.ns_per_line, &op.ns_per_word, sgpy_u32, &op.word_bytes, &op.fixed_ns,
+			      sgpy_u32, &op.outstanding))
 		return NULL;
 	if (!(b = sgpy_board(o)) || kind_of(kind, &op.kind) < 0)
 		return NULL;
@@ -81,7 +82,7 @@ static PyMethodDef cpuops_methods[] = {
 	{ "run_until_irq", py_run_until_irq, METH_VARARGS,
 	  "run_until_irq(board, channel, limit_ps) -> bool: step the board until the channel's IRQ line is up" },
 	{ "cpu_op", py_cpu_op, METH_VARARGS,
-	  "cpu_op(board, kind, addr, len, dst, ns_per_line, ns_per_word, word_bytes, fixed_ns) -> dict: one CPU "
+	  "cpu_op(board, kind, addr, len, dst, ns_per_line, ns_per_word, word_bytes, fixed_ns[, outstanding]) -> dict: one CPU "
 	  "memory operation as DRAM traffic on the CPU port" },
 	{ "cpu_op_stats", py_cpu_op_stats, METH_O, "cpu_op_stats(board) -> totals of the CPU's memory operations" },
 	{ NULL, NULL, 0, NULL },

@@ -93,8 +93,10 @@ static int Linux_init(LinuxObject *self, PyObject *args, PyObject *kw)
 		policy = SG_LINUX_UNCACHED;
 	else if (!strcmp(cache, "coherent"))
 		policy = SG_LINUX_COHERENT;
+	else if (!strcmp(cache, "writecombine"))
+		policy = SG_LINUX_WRITECOMBINE;
 	else {
-		PyErr_Format(PyExc_ValueError, "cache=%s: choose sync, uncached or coherent", cache);
+		PyErr_Format(PyExc_ValueError, "cache=%s: choose sync, uncached, writecombine or coherent", cache);
 		return -1;
 	}
 	sg_linux_init(&self->lx);

@@ -69,7 +69,10 @@ struct sg_linux {
 	char lock_path[SG_LINUX_PATH_LEN];
 };
 
-enum sg_linux_policy { SG_LINUX_CACHED = 0, SG_LINUX_UNCACHED = 1, SG_LINUX_COHERENT = 2 };
+/* The buffers' mapping: cached + syncs; strongly ordered (u-dma-buf sync_mode 1/5,
+ * a /dev/mem carve-out); coherent (dma_coherent); write-combine, Normal
+ * non-cacheable (u-dma-buf sync_mode 2/3/6/7: pgprot_writecombine/dmacoherent). */
+enum sg_linux_policy { SG_LINUX_CACHED = 0, SG_LINUX_UNCACHED = 1, SG_LINUX_COHERENT = 2, SG_LINUX_WRITECOMBINE = 3 };
 
 /* SGDMA_SYSROOT + path. */
 void sg_linux_path(char *out, size_t n, const char *path);

@@ -183,6 +183,12 @@ int sg_linux_open_buffer(struct sg_linux *lx, const char *spec, enum sg_linux_po
 		if (policy == SG_LINUX_COHERENT)
 			return sg_fail(err, n, "buffers=%s: a /dev/mem carve-out is mapped uncached, not coherent; "
 				       "use cache=uncached", spec);
+		/* a no-map carve-out is not Linux RAM: /dev/mem maps it strongly ordered (ARM32) or
+		 * Device-nGnRnE (ARM64) whatever O_SYNC says (arm-host-path.md sec. 2.4) */
+		if (policy == SG_LINUX_WRITECOMBINE)
+			return sg_fail(err, n, "buffers=%s: a /dev/mem carve-out outside Linux's RAM is mapped strongly "
+				       "ordered, not write-combine; use cache=uncached, or a u-dma-buf with sync_mode 2 "
+				       "for cache=writecombine", spec);
 		return open_carveout(b, addr, size, err, n);
 	}
 	if (!strncmp(spec, "0x", 2) || !strncmp(spec, "0X", 2))
@@ -209,7 +215,17 @@ int sg_linux_open_buffer(struct sg_linux *lx, const char *spec, enum sg_linux_po
 	if (policy == SG_LINUX_UNCACHED && b->sync_mode == 0)
 		return sg_fail(err, n, "u-dma-buf \"%s\" has sync_mode 0, which keeps the CPU cache on despite O_SYNC: "
 			       "echo 1 > " UDMABUF_CLASS "/%s/sync_mode, or use cache=sync", spec, spec);
-	b->cached = policy != SG_LINUX_UNCACHED;
+	/* u-dma-buf's O_SYNC mapping: sync_mode 1/5 strongly ordered, 2/3/6/7 Normal non-cacheable */
+	if (policy == SG_LINUX_WRITECOMBINE && b->sync_mode >= 0 && b->sync_mode % 4 < 2)
+		return sg_fail(err, n, "u-dma-buf \"%s\" has sync_mode %d, which maps it %s, not write-combine: "
+			       "echo 2 > " UDMABUF_CLASS "/%s/sync_mode (3 for dma-coherent's), or use cache=%s", spec,
+			       b->sync_mode, b->sync_mode % 4 ? "strongly ordered with O_SYNC" : "cached", spec,
+			       b->sync_mode % 4 ? "uncached" : "sync");
+	if (policy == SG_LINUX_UNCACHED && b->sync_mode >= 0 && b->sync_mode % 4 >= 2)
+		return sg_fail(err, n, "u-dma-buf \"%s\" has sync_mode %d, which maps it write-combine (Normal "
+			       "non-cacheable), not strongly ordered: use cache=writecombine, or echo 1 > "
+			       UDMABUF_CLASS "/%s/sync_mode", spec, b->sync_mode, spec);
+	b->cached = policy == SG_LINUX_CACHED || policy == SG_LINUX_COHERENT;
 	if (!b->cached)
 		flags |= O_SYNC;
 	snprintf(dev, sizeof(dev), "/dev/%s", spec);

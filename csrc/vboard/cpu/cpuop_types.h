@@ -15,8 +15,8 @@ enum vb_cpuop_kind {
 	VB_CPUOP_CLEAN,          /* clean by address: write-backs of the dirty lines only */
 	VB_CPUOP_INVALIDATE,     /* invalidate by address: no DRAM traffic */
 	VB_CPUOP_FLUSH,          /* clean + invalidate: write-backs of the dirty lines */
-	VB_CPUOP_UNCACHED_READ,  /* word loads through a non-cacheable mapping: one request each, in turn */
-	VB_CPUOP_UNCACHED_WRITE, /* word stores (BD writes): posted, one request each, then a barrier */
+	VB_CPUOP_UNCACHED_READ,  /* loads through an uncached mapping: one request each, up to `outstanding` in flight */
+	VB_CPUOP_UNCACHED_WRITE, /* stores (BD writes, merged bursts): posted, one request each, then a barrier */
 	VB_CPUOP_KINDS
 };
 
@@ -27,7 +27,8 @@ struct vb_cpuop {
 	uint64_t len;
 	double ns_per_line;      /* CPU time per cache line (line / bandwidth limit, or a maintenance op) */
 	double ns_per_word;      /* uncached: CPU-side time per access, beyond the DRAM's own */
-	unsigned word_bytes;     /* uncached: bytes per access (4, 8 or 16) */
+	unsigned word_bytes;     /* uncached: bytes per access (1..16; a merged or LDM/NEON burst 32 or 64) */
+	unsigned outstanding;    /* uncached_read: loads in flight (0 or 1: each waits for its data) */
 	double fixed_ns;         /* once per operation (a barrier, the outer cache's sync) */
 };
 

@@ -40,6 +40,10 @@ import numpy as np
 from sgdma import _core
 
 POLICIES = {name: _core.constants[f"VB_COH_{name.upper()}"] for name in ("sync", "uncached", "coherent")}
+# A write-combine (Normal non-cacheable) buffer is uncached for staleness: no line of it is ever in a
+# cache, so no maintenance is missing; its posted stores are drained by the barrier the CPU model
+# charges at the end of every uncached store sequence (cpuops.c).
+POLICIES["writecombine"] = POLICIES["uncached"]
 KINDS = ("UNCLEANED_READ", "DIRTY_OVERWRITE", "STALE_READ", "DISCARDED_WRITE")
 
 
@@ -109,8 +113,8 @@ class Coherency:
                  name: str | None = None) -> int:
         """Track a DMA buffer (a board array or an address + nbytes); returns its id.
 
-        ``policy``: ``"sync"`` (cached, explicit maintenance: checked), ``"uncached"`` or
-        ``"coherent"`` (ACP/HPC: never flagged).  Buffers may not overlap."""
+        ``policy``: ``"sync"`` (cached, explicit maintenance: checked), ``"uncached"``,
+        ``"writecombine"`` or ``"coherent"`` (ACP/HPC: never flagged).  Buffers may not overlap."""
         if policy not in POLICIES:
             raise ValueError(f"policy {policy!r}: one of {', '.join(POLICIES)}")
         addr, n = _range_of(array_or_addr, nbytes)

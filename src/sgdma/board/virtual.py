@@ -711,21 +711,22 @@ class VirtualBoard:
     CPU_OPS = ("read", "copy", "memset", "clean", "invalidate", "flush", "uncached_read", "uncached_write")
 
     def cpu_op(self, kind: str, addr: int, nbytes: int, *, dst: int = 0, ns_per_line: float = 0.0,
-               ns_per_word: float = 0.0, word_bytes: int = 8, fixed_ns: float = 0.0) -> dict:
+               ns_per_word: float = 0.0, word_bytes: int = 8, fixed_ns: float = 0.0, outstanding: int = 1) -> dict:
         """One CPU operation on memory as DRAM traffic on the controller's CPU port, interleaved in
         time with the DMA (csrc/vboard/cpu/cpuops.c); the board's clock moves to its end.
 
         ``kind``: read (line fills), copy (fills of [addr, +nbytes), write-backs at ``dst``; 0: the
         board's CPU scratch area), memset (write-backs), clean / flush (write-backs of the lines the
-        coherency checker knows dirty), invalidate, uncached_read (one ``word_bytes`` load at a time,
-        each waiting for its data), uncached_write (posted stores, then a barrier).  ``ns_per_line``:
-        the CPU's own time per cache line; ``ns_per_word``: per uncached access beyond the DRAM's;
-        ``fixed_ns``: once.  Timing only: no byte changes.  Returns t_start_ps, t_end_ps, lines,
-        requests, read_bytes, write_bytes."""
+        coherency checker knows dirty), invalidate, uncached_read (``word_bytes`` loads, at most
+        ``outstanding`` in flight: 1 = each waits for its data, as strongly-ordered memory does),
+        uncached_write (posted stores of ``word_bytes``, a merged burst for write-combine, then a
+        barrier).  ``ns_per_line``: the CPU's own time per cache line; ``ns_per_word``: per uncached
+        access beyond the DRAM's; ``fixed_ns``: once.  Timing only: no byte changes.  Returns
+        t_start_ps, t_end_ps, lines, requests, read_bytes, write_bytes."""
         if kind not in self.CPU_OPS:
             raise ValueError(f"cpu op {kind!r}: choose {', '.join(self.CPU_OPS)}")
         return _core.cpu_op(self._b, kind, int(addr), int(nbytes), int(dst), float(ns_per_line),
-                            float(ns_per_word), int(word_bytes), float(fixed_ns))
+                            float(ns_per_word), int(word_bytes), float(fixed_ns), int(outstanding))
 
     @property
     def cpu_traffic(self) -> dict:

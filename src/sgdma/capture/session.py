@@ -176,8 +176,14 @@ def check_request(board, rate: float, sample_bytes: int, fifo_bytes: int, consum
                                f"s or use larger buffers")
 
 
+def default_cache(dma_mode: str) -> str:
+    """The cache policy a driver gives its buffers unless told: seed 002's simple-mode driver allocates
+    with dma_alloc_coherent, write-combine on a non-coherent ARM; the SG capture driver syncs."""
+    return "writecombine" if dma_mode == "simple" else "sync"
+
+
 def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffers: int, api: str = "zerocopy",
-                cache: str = "sync", mode: str = "continuous", consumer_rate: float | None = None,
+                cache: str | None = None, mode: str = "continuous", consumer_rate: float | None = None,
                 seconds: float | None = None, fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0,
                 verify: bool = True, stop_on_overflow: bool = False, max_buffers: int | None = None,
                 cpu_load=None, irq_threshold: int = 1, irq_delay_ns: float = 0.0, consumer: str = "none",
@@ -193,10 +199,13 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
     as CPU time and DRAM traffic.  ``cpu_costs``: host-path cost items replacing the preset's
     (sgdma.models.cpu.COST_UNITS).  ``dma_mode``: "sg" (a ring of BDs) or "simple" (direct-register
     buffer swapping from the interrupt handler, seed 002's driver; api copy = read(), zerocopy =
-    mmap + ioctl).  ``timeline``: also sample, at each buffer handed to the application, the PL FIFO's fill,
+    mmap + ioctl).  ``cache``: the buffers' policy (POLICIES); default "sync", or "writecombine" in
+    simple mode, whose driver allocates its buffers with dma_alloc_coherent (seed 002), which a
+    non-coherent ARM maps Normal non-cacheable (docs/host-path.md).  ``timeline``: also sample, at each buffer handed to the application, the PL FIFO's fill,
     the buffers armed at the DMA and held by the application, the CPU's busy time and the bytes the DMA wrote
     (record["timeline"], columns)."""
     wall0 = time.perf_counter()
+    cache = default_cache(dma_mode) if cache is None else cache
     if consumer not in CONSUMERS:
         raise CaptureError(f"consumer {consumer!r}: choose {', '.join(CONSUMERS)}")
     board = resolve_board(board, cache, seed, cpu_load=cpu_load, cpu_costs=cpu_costs, dma_mode=dma_mode)

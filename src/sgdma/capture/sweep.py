@@ -25,7 +25,7 @@ from pathlib import Path
 
 from sgdma.models.cpu import POLICIES, CpuModel, preset_doc
 from sgdma.capture.driver import CaptureError
-from sgdma.capture.session import DEFAULT_FIFO_BYTES, run_capture
+from sgdma.capture.session import DEFAULT_FIFO_BYTES, default_cache, run_capture
 from sgdma.capture.transport import APIS
 
 DEFAULT_SIZES = tuple(1 << k for k in range(6, 18))        # 64 B .. 128 KiB
@@ -65,7 +65,7 @@ def trial_seconds(rate: float, sample_bytes: int, buffer_bytes: int, buffers: in
 
 
 def find_max_rate(board, sample_bytes: int = 4, buffer_bytes: int = 128 << 10, buffers: int = 16,
-                  api: str = "zerocopy", cache: str = "sync", mode: str = "continuous",
+                  api: str = "zerocopy", cache: str | None = None, mode: str = "continuous",
                   consumer_rate: float | None = None, seconds: float | None = None,
                   fifo_bytes: int = DEFAULT_FIFO_BYTES, seed: int = 0, rel_tol: float = 0.01,
                   consumer: str = "none", cpu_costs: dict | None = None, dma_mode: str = "sg",
@@ -74,8 +74,9 @@ def find_max_rate(board, sample_bytes: int = 4, buffer_bytes: int = 128 << 10, b
 
     ``board``: a preset name (or a VirtualBoard, whose preset is used: every trial gets a fresh
     board).  ``seconds``: virtual time per trial (default ``trial_seconds``).  ``consumer``,
-    ``cpu_costs``, ``dma_mode``, ``irq_threshold``, ``irq_delay_ns``: as ``run_capture``."""
+    ``cpu_costs``, ``dma_mode``, ``irq_threshold``, ``irq_delay_ns``, ``cache``: as ``run_capture``."""
     wall0 = time.perf_counter()
+    cache = default_cache(dma_mode) if cache is None else cache
     name = _preset(board)
     if not 0 < rel_tol < 1:
         raise CaptureError(f"rel_tol={rel_tol!r}: must be between 0 and 1")
@@ -243,7 +244,7 @@ def plot_sweep(records: list[dict], directory: str | Path) -> list[Path]:
     board = records[0]["board"] if records else "?"
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4.5))
     styles = {"copy": "--", "zerocopy": "-", "batch": ":"}
-    colors = {"sync": "tab:red", "uncached": "tab:blue", "coherent": "tab:green"}
+    colors = {"sync": "tab:red", "uncached": "tab:blue", "writecombine": "tab:purple", "coherent": "tab:green"}
     for api, cache in series:
         rows = sorted((r for r in records if r["api"] == api and r["cache"] == cache), key=lambda r: r["buffer_bytes"])
         x = [r["buffer_bytes"] for r in rows]

@@ -409,15 +409,15 @@ class PlaybackDriver:
     def copy_in(self, index: int, nbytes: int, app_offset: int) -> None:
         """write(): the CPU copies the application's bytes into a DMA buffer at the copy bandwidth.
         Cached ("sync", "coherent"): line fills of the source; the buffer's lines stay dirty in the
-        cache and leave with the clean (write-backs of the dirty lines).  Uncached: the stores go
-        out too, a write-back per line (write-combined)."""
+        cache and leave with the clean (write-backs of the dirty lines).  Uncached: the source's
+        line fills, then the stores go out as the mapping lets them (TransportCosts.store_ops):
+        merged bursts at the copy rate (write-combine) or one store per response (strongly ordered)."""
         src = self.app_base + app_offset % self.app_span
-        rate_ns = self.costs.line_ns(self.costs.write_mbps)
         if self.costs.cached:
-            self.cpu.mem("copy", [("read", {"ns_per_line": rate_ns})], src, nbytes)
+            self.cpu.mem("copy", [("read", {"ns_per_line": self.costs.line_ns(self.costs.write_mbps)})], src, nbytes)
         else:
-            self.cpu.mem("copy", [("copy", {"ns_per_line": rate_ns})], src, nbytes,
-                         int(self.memory[index].physical_address))
+            self.cpu.mem("copy", [("read", {"ns_per_line": 0.0})], src, nbytes)
+            self.cpu.mem("copy", self.costs.store_ops(), int(self.memory[index].physical_address), nbytes)
 
     def clean(self, index: int, nbytes: int) -> None:
         if self.costs.maintenance and nbytes > 0:

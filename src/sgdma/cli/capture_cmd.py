@@ -18,7 +18,12 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor
               help="copy: read() copies out; zerocopy: one ioctl per buffer to take it and one to give it back; "
                    "batch: one read() lends every completed buffer, one write() gives them back, the interrupt "
                    "masked while the application works (seed 004)")
-@click.option("--cache", type=click.Choice(["sync", "uncached", "coherent"]), default="sync", show_default=True)
+@click.option("--cache", type=click.Choice(["sync", "uncached", "writecombine", "coherent"]), default=None,
+              help="the DMA buffers' mapping: sync (cached, clean/invalidate), uncached (strongly ordered: "
+                   "pgprot_noncached, one access at a time), writecombine (Normal non-cacheable: "
+                   "dma_alloc_coherent / pgprot_writecombine, loads overlap, stores merge), coherent (ACP/HPC) "
+                   "[default: sync; writecombine with --dma-mode simple, whose driver allocates with "
+                   "dma_alloc_coherent]")
 @click.option("--mode", type=click.Choice(["continuous", "burst"]), default="continuous", show_default=True)
 @click.option("--consumer-rate", default=None, type=Bandwidth(), help="the application's own processing rate in bytes/s, e.g. 100MB/s (default: free)")
 @click.option("--seconds", default=None, type=Time(),
@@ -92,6 +97,10 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
                 f"a run that fills no buffer cannot tell whether the capture keeps up; give --seconds of at least "
                 f"{fill_s:.4g} s, a smaller --buffer-size or a higher --rate")
 
+    if cache is None:
+        from sgdma.capture.session import default_cache
+
+        cache = default_cache(dma_mode)
     opts = dict(board=board, rate=rate, sample_bytes=sample_bytes, buffer_bytes=buffer_size, buffers=buffers,
                 api=api, cache=cache, mode=mode, consumer_rate=consumer_rate,
                 seconds=None if seconds is None else seconds / 1e9, seed=seed, consumer=consumer, cpu_costs=costs,
@@ -194,7 +203,7 @@ def _write_report(out_dir, rec: dict) -> None:
 
 
 def _print_capture_sweep(records: list[dict]) -> None:
-    click.echo(f"{'size (B)':>9} {'api':>9} {'cache':>9} {'MB/s':>10} {'packets/s':>12}")
+    click.echo(f"{'size (B)':>9} {'api':>9} {'cache':>12} {'MB/s':>10} {'packets/s':>12}")
     for r in records:
-        click.echo(f"{r['buffer_bytes']:>9} {r['api']:>9} {r['cache']:>9} {r['throughput_mbps']:>10.1f} "
+        click.echo(f"{r['buffer_bytes']:>9} {r['api']:>9} {r['cache']:>12} {r['throughput_mbps']:>10.1f} "
                    f"{r['packets_per_s']:>12.0f}")

@@ -204,4 +204,7 @@ def rtio_checks() -> list[Check]:
 
 
 def run(trials: int = 100, seed: int = 0, jobs: int = 1, executor=None) -> list[Check]:
-    return s0_checks(trials, seed, jobs, executor) + pg021_checks() + refresh_checks(seed=seed) + rtio_checks()
+    from sgdma.experiments.validate_host import host_checks
+
+    return (s0_checks(trials, seed, jobs, executor) + pg021_checks() + refresh_checks(seed=seed) + rtio_checks()
+            + [Check(**row) for row in host_checks()])

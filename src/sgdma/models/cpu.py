@@ -228,24 +228,32 @@ class CpuModel:
 
 
 # -- transport costs (sgdma.capture) --------------------------------------------------------------
-#: Cache policies of DMA buffers: cached + explicit clean/invalidate, an uncached mapping, or a
-#: cache-coherent PS port (ACP / HPC) that needs no maintenance.
-POLICIES = ("sync", "uncached", "coherent")
+#: Cache policies of DMA buffers: cached + explicit clean/invalidate; an uncached mapping, either
+#: strongly ordered / Device-nGnRnE ("uncached": pgprot_noncached, /dev/mem of a no-map carve-out,
+#: UIO, u-dma-buf sync_mode 1) or Normal non-cacheable ("writecombine": pgprot_writecombine and
+#: dma_alloc_coherent's pgprot_dmacoherent, u-dma-buf sync_mode 2/3); or a cache-coherent PS port
+#: (ACP / HPC) that needs no maintenance (arm-host-path.md sec. 1.1, 2.1-2.4).
+POLICIES = ("sync", "uncached", "writecombine", "coherent")
 #: Preferred coherent port per board, in order (the preset's [port.*] names).
 COHERENT_PORTS = ("hpc", "acp")
 
 _TRANSPORT = ("memcpy_cached_mbps", "memcpy_uncached_mbps", "read_cached_mbps", "read_uncached_mbps",
               "syscall_ns", "irq_entry_ns", "isr_ns", "wakeup_ns", "wakeup_sd_ns", "cmo_range_ns")
-#: Host-path items that act through the board's memory (cpuops): the file consumer's bandwidth and
-#: the uncached word access (a preset without them cannot run those consumers / uncached loads as traffic).
-_HOST = ("file_write_mbps", "uncached_word_bytes", "uncached_path_ns")
+#: Host-path items that act through the board's memory (cpuops): the file consumer's bandwidth, the
+#: strongly-ordered access (load size, path, store) and the write-combine one (loads in flight and
+#: their size, the merged store burst); a preset without them cannot run those consumers / policies.
+_HOST = ("file_write_mbps", "uncached_word_bytes", "uncached_path_ns", "so_store_ns")
+_WC = ("wc_load_bytes", "wc_loads_in_flight", "wc_store_bytes")
+#: Sizes of one uncached access or merged burst the board can time (cpuops.c).
+ACCESS_BYTES = (1, 2, 4, 8, 16, 32, 64)
 
 #: Every host-path cost item a user may override (``cpu_costs=`` / ``--cpu-costs FILE.toml``) and its
 #: unit.  ``cmo_line_ns`` is the board's [cpu] cache_line_ns (the C cache ops charge it per line).
 COST_UNITS = {"memcpy_cached_mbps": "MB/s", "memcpy_uncached_mbps": "MB/s", "read_cached_mbps": "MB/s",
               "read_uncached_mbps": "MB/s", "file_write_mbps": "MB/s", "syscall_ns": "ns", "irq_entry_ns": "ns",
               "isr_ns": "ns", "wakeup_ns": "ns", "wakeup_sd_ns": "ns", "cmo_range_ns": "ns", "cmo_line_ns": "ns",
-              "uncached_path_ns": "ns", "uncached_word_bytes": "byte"}
+              "uncached_path_ns": "ns", "uncached_word_bytes": "byte", "so_store_ns": "ns",
+              "wc_load_bytes": "byte", "wc_loads_in_flight": "load", "wc_store_bytes": "byte"}
 
 
 #: Bounds of the cost items: an event costs at most 1 s; a bandwidth is 1 kB/s .. 1 TB/s.
@@ -278,7 +286,7 @@ def check_costs(costs: dict, where: str) -> dict:
             item = item["value"]
         if isinstance(item, bool) or not isinstance(item, (int, float)) or not math.isfinite(item):
             raise CostFileError(f"{where}: {key} = {item!r} is not a number (in {unit})")
-        low_ok = item > 0 if unit in ("MB/s", "byte") else item >= 0
+        low_ok = item > 0 if unit in ("MB/s", "byte", "load") else item >= 0
         if not low_ok:
             raise CostFileError(f"{where}: {key} = {item!r} {unit}: must be {'> 0' if unit != 'ns' else '>= 0'}")
         # each ns item is the cost of one event (a system call, an interrupt, a cache line) and each
@@ -292,6 +300,11 @@ def check_costs(costs: dict, where: str) -> dict:
                                 f"{MAX_COST_MBPS:g} MB/s; give it in MB/s (10^6 B/s)")
         if key == "uncached_word_bytes" and item not in (4, 8, 16):
             raise CostFileError(f"{where}: uncached_word_bytes = {item!r}: an uncached load is 4, 8 or 16 bytes")
+        if key in ("wc_load_bytes", "wc_store_bytes") and item not in ACCESS_BYTES:
+            raise CostFileError(f"{where}: {key} = {item!r}: a write-combine access is "
+                                f"{', '.join(map(str, ACCESS_BYTES))} bytes")
+        if key == "wc_loads_in_flight" and (item != int(item) or not 1 <= item <= 16):
+            raise CostFileError(f"{where}: wc_loads_in_flight = {item!r}: a whole number of loads, 1..16")
         out[key] = float(item)
     return out
 
@@ -357,11 +370,23 @@ class TransportCosts:
                              f"(lacks {', '.join(missing)}): capture needs them")
         self.board, self.cpu, self.policy = model.board, model.name, policy
         self.maintenance = policy == "sync"
-        cached = policy != "uncached"
-        self.copy_mbps = float(v["memcpy_cached_mbps" if cached else "memcpy_uncached_mbps"])
-        self.read_mbps = float(v["read_cached_mbps" if cached else "read_uncached_mbps"])
-        #: copies INTO a DMA buffer (playback): stores to an uncached Normal mapping merge in the
-        #: write buffer, so they run at the cached copy rate
+        cached = policy in ("sync", "coherent")
+        #: the DMA buffer's memory type: "cached", "so" (strongly ordered / Device) or "wc" (Normal
+        #: non-cacheable)
+        self.mapping = "cached" if cached else ("so" if policy == "uncached" else "wc")
+        if self.mapping == "wc":
+            missing = [k for k in _WC if k not in v]
+            if missing:
+                raise ValueError(f"board {model.board!r} [cpu.{model.name}] lacks {', '.join(missing)}: the "
+                                 f"writecombine policy needs them (add them or pass cpu_costs=)")
+            # predicted rate (the board times the loads): the loads in flight per round trip
+            self.copy_mbps = self.read_mbps = (float(v["wc_loads_in_flight"]) * float(v["wc_load_bytes"]) * 1e3
+                                               / float(v["ddr_load_ns"]))
+        else:
+            self.copy_mbps = float(v["memcpy_cached_mbps" if cached else "memcpy_uncached_mbps"])
+            self.read_mbps = float(v["read_cached_mbps" if cached else "read_uncached_mbps"])
+        #: copies INTO a DMA buffer (playback): the CPU's stores at its cached copy rate; to a
+        #: write-combine buffer they merge into bursts, to a strongly-ordered one each waits
         self.write_mbps = float(v["memcpy_cached_mbps"])
         self.syscall_ns = float(v["syscall_ns"])
         self.irq_entry_ns = float(v["irq_entry_ns"])
@@ -386,10 +411,33 @@ class TransportCosts:
         return self.cache_line_bytes * 1e3 / mbps
 
     def _uncached(self, what: str) -> dict:
+        """The board's uncached loads: strongly ordered, one ``uncached_word_bytes`` load at a time;
+        write-combine, ``wc_loads_in_flight`` loads of ``wc_load_bytes`` overlapping, each over the
+        same path (``uncached_path_ns``) and the DRAM."""
         if self.uncached_path_ns is None or self.uncached_word_bytes is None:
             raise ValueError(f"board {self.board!r} [cpu.{self.cpu}] lacks uncached_path_ns / uncached_word_bytes: "
                              f"{what} out of a non-cacheable buffer needs them (add them or pass cpu_costs=)")
+        if self.mapping == "wc":
+            return {"ns_per_word": self.uncached_path_ns, "word_bytes": int(self._v["wc_load_bytes"]),
+                    "outstanding": int(self._v["wc_loads_in_flight"])}
         return {"ns_per_word": self.uncached_path_ns, "word_bytes": self.uncached_word_bytes}
+
+    def store_ops(self) -> list[tuple[str, dict]]:
+        """The operations of the CPU's stores filling a DMA buffer (playback's copy-in, after the loads
+        of the application's bytes): cached, none (the lines stay dirty until the clean); strongly
+        ordered, one ``uncached_word_bytes`` store per ``so_store_ns`` (no merging: each waits for its
+        response); write-combine, bursts of ``wc_store_bytes`` merged in the store buffers and posted at
+        the CPU's copy rate.  The uncached ones end with the barrier that waits for the last store."""
+        if self.mapping == "cached":
+            return []
+        if self.mapping == "wc":
+            b = int(self._v["wc_store_bytes"])
+            return [("uncached_write", {"ns_per_word": b * 1e3 / self.write_mbps, "word_bytes": b})]
+        if "so_store_ns" not in self._v or self.uncached_word_bytes is None:
+            raise ValueError(f"board {self.board!r} [cpu.{self.cpu}] lacks so_store_ns / uncached_word_bytes: "
+                             f"storing into a strongly-ordered buffer needs them (add them or pass cpu_costs=)")
+        return [("uncached_write", {"ns_per_word": float(self._v["so_store_ns"]),
+                                    "word_bytes": self.uncached_word_bytes})]
 
     def load_op(self, from_dma: bool) -> tuple[str, dict]:
         """(kind, keywords) of reading every byte: of a DMA buffer (the policy's mapping) or of the
@@ -453,7 +501,7 @@ class TransportCosts:
 
     def describe(self) -> dict:
         p = self._model.params
-        src = {k: dict(p[k]) for k in _TRANSPORT + _HOST if k in p}
+        src = {k: dict(p[k]) for k in _TRANSPORT + _HOST + _WC if k in p}
         for k, val in self.overrides.items():
             src[k] = {"value": val, "unit": COST_UNITS[k], "source": "overridden (cpu_costs)"}
         src["cmo_line_ns"] = {"value": self.cmo_line_ns, "unit": "ns", "source": self._line_source}

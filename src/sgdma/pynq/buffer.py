@@ -55,7 +55,7 @@ class PynqBuffer(PhysicalArray):
 
 def _board_coherent(board) -> bool:
     """Whether the board's DMA buffers need no cache maintenance: a LinuxBoard opened with
-    cache='uncached' or 'coherent'; the virtual board's buffers are cached."""
+    cache='uncached', 'writecombine' or 'coherent'; the virtual board's buffers are cached."""
     info = getattr(board, "_info", None)
     buf = info.get("buffer", {}) if info else {}
     return bool(buf) and (bool(buf.get("coherent")) or not buf.get("cached", True))
@@ -65,11 +65,12 @@ def allocate(board, shape, dtype="u4", cacheable: bool = True, **kwargs) -> Pynq
     """A zeroed, physically contiguous buffer, as ``pynq.allocate`` (dtype defaults to PYNQ's 'u4').
     ``cacheable=False`` gives a buffer whose flush/invalidate do nothing: on the virtual board memory is
     coherent for data (only the timing of cache maintenance is modelled); a LinuxBoard must have been opened
-    with uncached or coherent buffers to honour it."""
+    with uncached (strongly-ordered or write-combine) or coherent buffers to honour it."""
     coherent = _board_coherent(board)
     if not cacheable and not coherent and getattr(board, "_info", None) is not None:
         raise ValueError("allocate(cacheable=False): this LinuxBoard maps its buffers cached (cache='sync'); "
-                         "open it with cache='uncached' (or 'coherent' on a coherent port) for uncached buffers")
+                         "open it with cache='uncached' or 'writecombine' (or 'coherent' on a coherent port) for "
+                         "uncached buffers")
     region = kwargs.pop("region", None)
     if kwargs:
         raise TypeError(f"allocate(): unexpected arguments {', '.join(sorted(kwargs))}")

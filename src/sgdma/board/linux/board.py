@@ -29,7 +29,9 @@ class LinuxBoard:
     ``dma``: UIO device name (``/sys/class/uio/uioN/name``) or a physical
     address (``"0xA0000000"``: /dev/mem).  ``buffers``: u-dma-buf name or
     ``"0xADDR:SIZE"`` (a /dev/mem reserved-memory carve-out).  ``cache``:
-    ``sync`` (cached, u-dma-buf syncs), ``uncached`` or ``coherent``.
+    ``sync`` (cached, u-dma-buf syncs), ``uncached`` (strongly ordered: u-dma-buf
+    sync_mode 1 or a carve-out), ``writecombine`` (u-dma-buf sync_mode 2 or 3:
+    Normal non-cacheable, as dma_alloc_coherent's mapping) or ``coherent``.
     ``mm2s_irq`` / ``s2mm_irq``: UIO devices whose interrupt is that channel's
     (generic-uio serves the first interrupt of a node; without them the
     driver polls).  ``preset`` supplies the DMA's build (widths); keyword

@@ -21,7 +21,7 @@ def info_lines(spec: str) -> tuple[list[str], dict]:
                      "\"ikwzm,u-dma-buf\" (docs/boards.md)")
     for b in d["udmabuf"]:
         lines.append(f"  {b['name']:<28} 0x{b['phys']:010x} + {b['size']} bytes, sync_mode {b['sync_mode']}, "
-                     f"{'DMA-coherent' if b['coherent'] else 'not coherent (cache=sync or uncached)'}")
+                     f"{'DMA-coherent' if b['coherent'] else 'not coherent (cache=' + _fits(b['sync_mode']) + ')'}")
     kw = parse_spec(spec)
     if "dma" in kw:
         from .board import LinuxBoard
@@ -38,3 +38,11 @@ def info_lines(spec: str) -> tuple[list[str], dict]:
         d["opened"] = board.info()
         board.close()
     return lines, d
+
+
+def _fits(sync_mode: int) -> str:
+    """The cache= values a u-dma-buf's sync_mode maps (O_SYNC: 1/5 strongly ordered, 2/3/6/7 write-combine,
+    0/4 cached; unknown: any)."""
+    if sync_mode < 0:
+        return "sync, uncached or writecombine"
+    return {0: "sync", 1: "sync or uncached"}.get(sync_mode % 4, "sync or writecombine")
