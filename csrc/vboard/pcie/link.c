@@ -10,7 +10,6 @@
  * TLP slot, so they cost only where that direction is busy.  Sources:
  * reference zynqmp-pcie-dma.md sec. 7.
  */
-#include <math.h>
 #include <string.h>
 
 #include "pcie_types.h"
@@ -119,7 +118,7 @@ static uint64_t wire_ps(const struct vb_pcie *p, double bytes)
 uint64_t pd_tlp(struct vb_pcie *p, int d, uint64_t t, uint32_t payload, uint64_t addr)
 {
 	struct pd_link_dir *l = &p->link.d[d], *r = &p->link.d[!d];
-	double tlp = (double)payload + overhead(addr), bytes;
+	double tlp = (double)payload + overhead(addr), bytes, paid;
 	uint64_t s, gap;
 	unsigned at;
 
@@ -138,7 +137,8 @@ uint64_t pd_tlp(struct vb_pcie *p, int d, uint64_t t, uint32_t payload, uint64_t
 	/* the DLLPs owed go out in the idle time just before this TLP, as far as it
 	 * allows; the rest ahead of it (placed with the whole debt: never late) */
 	s = find(l, t, wire_ps(p, tlp + l->dllp_debt), &at, &gap);
-	bytes = tlp + l->dllp_debt - fmin((double)gap / p->link.ps_per_byte, l->dllp_debt);
+	paid = (double)gap / p->link.ps_per_byte;
+	bytes = tlp + l->dllp_debt - (paid < l->dllp_debt ? paid : l->dllp_debt);
 	insert(l, at, s, s + wire_ps(p, bytes));
 	l->tlps++;
 	l->wire_bytes += (uint64_t)bytes;
