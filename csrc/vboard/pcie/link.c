@@ -127,9 +127,9 @@ uint64_t pd_tlp(struct vb_pcie *p, int d, uint64_t t, uint32_t payload, uint64_t
 		 * CPU's now, or the last step of an engine with work left (engines may
 		 * lag the CPU, which jumps ahead over a stalled read) */
 		uint64_t low = p->sched->now;
-		for (int s = 0; s < 2; s++)
-			if (!p->dma[s].quiet)
-				low = min64(low, p->dma[s].t_floor);
+		for (int e = 0; e < 2; e++)
+			if (!p->dma[e].quiet)
+				low = min64(low, p->dma[e].t_floor);
 		prune(l, low);
 		if (l->n == PD_LINK_SLOTS)
 			squeeze(l);
