@@ -39,16 +39,18 @@ def s2c_bound(gen, lanes, mps):
 
 
 def c2s_bound(gen, lanes, mps, rcb):
-    c = min(mps, rcb)
-    return raw_mbps(gen, lanes) * c / (c + 20)              # one CplD per RCB
+    # PG194 "Completion Packets": a 512-byte aligned read comes back in completions of up to MPS bytes, each but
+    # the last ending on an RCB boundary; with MPS a multiple of the RCB that is MPS-sized CplDs of 20 bytes' overhead
+    c = min(mps, 512) // rcb * rcb
+    return raw_mbps(gen, lanes) * c / (c + 20)
 
 
 def rtt_min_ns(board, nbytes=512):
     """The least time a 512-byte read can take: MRd across, the EP bridge and AXI both ways, the DDR's CAS
     latency and controller pipeline, the completions' serialization, back across."""
     g, w = int(opt(board, "pcie.gen")), int(opt(board, "pcie.lanes"))
-    rcb = int(opt(board, "pcie.rcb_ep"))
-    ser = nbytes * (rcb + 20) / rcb / raw_mbps(g, w) * 1e3
+    c = min(int(opt(board, "pcie.mps")), nbytes)           # completions of up to MPS bytes (PG194)
+    ser = nbytes * (c + 20) / c / raw_mbps(g, w) * 1e3
     return (2 * opt(board, "pcie.phy_ns") + 2 * opt(board, "pcie.ep_bridge_ns") + 2 * opt(board, "pcie.ep_axi_ns")
             + opt(board, "pcie.ep_dram.ctrl_latency_ns") + opt(board, "pcie.ep_dram.cl") * opt(board, "pcie.ep_dram.tck_ns")
             + ser)
@@ -224,7 +226,9 @@ def test_s2c_beats_c2s_and_c2s_is_bounded_by_outstanding_reads(board, sweep_all)
         for size in SIZES:
             assert by[("s2c", size)] >= by[("c2s", size)], (link, size)
             assert by[("c2s", size)] <= read_cap * 1.0005
-        assert by[("s2c", 1 << 20)] > 1.05 * by[("c2s", 1 << 20)], link
+        if read_cap < 0.95 * s2c_bound(g, w, int(opt(b, "pcie.mps"))):
+            # where the tags' bytes per round trip, not the link, bind the reads, the gap shows
+            assert by[("s2c", 1 << 20)] > 1.05 * by[("c2s", 1 << 20)], link
 
 
 def test_small_c2s_ps_ddr_reads_are_mostly_element_fetches(sweep_all):
@@ -248,7 +252,14 @@ def test_root_and_endpoint_dma_reach_similar_throughput():
     recs = ex.sweep(["gen2x4"], ["s2c", "c2s"], [1 << 20], endpoint_dma=True, total_bytes=4 << 20)
     t = {(r["endpoint_dma"], r["direction"]): r["ep_ddr_mbps"] for r in recs}
     assert t[(False, "s2c")] == pytest.approx(t[(True, "c2s")], rel=0.03)
-    assert t[(False, "c2s")] == pytest.approx(t[(True, "s2c")], rel=0.10)
+    # the reading directions: tags x 512 B per round trip, whose fixed part is two crossings and the completer's
+    # bridge both ways; the root port's bridge is the shorter, so the EP DMA's reads (of PS DDR) are the faster
+    b = sgdma.VirtualBoard("zcu102")
+    tags, phy = int(opt(b, "pcie.read_tags")), opt(b, "pcie.phy_ns")
+    for ep, bridge in ((True, "pcie.rp_bridge_ns"), (False, "pcie.ep_bridge_ns")):
+        d = "s2c" if ep else "c2s"
+        assert t[(ep, d)] <= tags * 512 / (2 * phy + 2 * opt(b, bridge)) * 1e3, (ep, d)
+    assert (opt(b, "pcie.rp_bridge_ns") < opt(b, "pcie.ep_bridge_ns")) == (t[(True, "s2c")] > t[(False, "c2s")])
     assert max(t[(False, d)] for d in ("s2c", "c2s")) == pytest.approx(max(t[(True, d)] for d in ("s2c", "c2s")),
                                                                        rel=0.03)
 

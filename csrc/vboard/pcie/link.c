@@ -15,6 +15,7 @@
 #include "pcie_types.h"
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 double pd_link_rate_mbps(const struct vb_pcie_params *prm)
 {
@@ -35,26 +36,116 @@ static unsigned overhead(uint64_t addr)
 	return addr >> 32 ? PCIE_TLP_OVERHEAD_4DW : PCIE_TLP_OVERHEAD_3DW;
 }
 
+/* Drop the intervals that ended before `low`: nothing can be placed there any more. */
+static void prune(struct pd_link_dir *l, uint64_t low)
+{
+	unsigned k = 0;
+	while (k < l->n && l->be[k] <= low) {
+		l->horizon = max64(l->horizon, l->be[k]);
+		k++;
+	}
+	if (k) {
+		memmove(l->bs, l->bs + k, (l->n - k) * sizeof(l->bs[0]));
+		memmove(l->be, l->be + k, (l->n - k) * sizeof(l->be[0]));
+		l->n -= k;
+	}
+}
+
+static void drop(struct pd_link_dir *l, unsigned i);
+
+/* Full calendar: the smallest gap is given up (booked as busy), which only
+ * ever delays a later TLP. */
+static void squeeze(struct pd_link_dir *l)
+{
+	unsigned k = 0;
+	for (unsigned i = 1; i + 1 < l->n; i++)
+		if (l->bs[i + 1] - l->be[i] < l->bs[k + 1] - l->be[k])
+			k = i;
+	l->be[k] = l->be[k + 1];
+	drop(l, k + 1);
+}
+
+/* The first gap at or after t that holds dur: its start s and the index the
+ * interval goes in at; *gap = idle time on the wire just before s. */
+static uint64_t find(const struct pd_link_dir *l, uint64_t t, uint64_t dur, unsigned *at, uint64_t *gap)
+{
+	uint64_t s = max64(t, l->horizon), prev = l->horizon;
+	unsigned i = 0;
+
+	for (; i < l->n; i++) {
+		if (l->be[i] <= s) {
+			prev = l->be[i];
+			continue;
+		}
+		if (l->bs[i] >= s + dur)
+			break;
+		s = prev = l->be[i];
+	}
+	*at = i;
+	*gap = s - prev;
+	return s;
+}
+
+static void drop(struct pd_link_dir *l, unsigned i)
+{
+	memmove(l->bs + i, l->bs + i + 1, (l->n - i - 1) * sizeof(l->bs[0]));
+	memmove(l->be + i, l->be + i + 1, (l->n - i - 1) * sizeof(l->be[0]));
+	l->n--;
+}
+
+static void insert(struct pd_link_dir *l, unsigned i, uint64_t s, uint64_t e)
+{
+	memmove(l->bs + i + 1, l->bs + i, (l->n - i) * sizeof(l->bs[0]));
+	memmove(l->be + i + 1, l->be + i, (l->n - i) * sizeof(l->be[0]));
+	l->bs[i] = s;
+	l->be[i] = e;
+	l->n++;
+	if (i + 1 < l->n && l->be[i] == l->bs[i + 1]) {   /* merge with touching neighbours */
+		l->be[i] = l->be[i + 1];
+		drop(l, i + 1);
+	}
+	if (i > 0 && l->be[i - 1] == l->bs[i]) {
+		l->be[i - 1] = l->be[i];
+		drop(l, i);
+	}
+}
+
+static uint64_t wire_ps(const struct vb_pcie *p, double bytes)
+{
+	return (uint64_t)(bytes * p->link.ps_per_byte + 0.5);
+}
+
 uint64_t pd_tlp(struct vb_pcie *p, int d, uint64_t t, uint32_t payload, uint64_t addr)
 {
 	struct pd_link_dir *l = &p->link.d[d], *r = &p->link.d[!d];
-	double bytes, idle;
-	uint64_t start = max64(t, l->free);
+	double tlp = (double)payload + overhead(addr), bytes, paid;
+	uint64_t s, gap;
+	unsigned at;
 
-	/* DLLPs owed went out while this direction was idle, as far as the gap allows */
-	if (t > l->free) {
-		idle = (double)(t - l->free) / p->link.ps_per_byte;
-		l->dllp_debt = l->dllp_debt > idle ? l->dllp_debt - idle : 0.0;
+	if (l->n == PD_LINK_SLOTS) {
+		/* nothing is booked before the earliest time anyone can still send: the
+		 * CPU's now, or the last step of an engine with work left (engines may
+		 * lag the CPU, which jumps ahead over a stalled read) */
+		uint64_t low = p->sched->now;
+		for (int e = 0; e < 2; e++)
+			if (!p->dma[e].quiet)
+				low = min64(low, p->dma[e].t_floor);
+		prune(l, low);
+		if (l->n == PD_LINK_SLOTS)
+			squeeze(l);
 	}
-	bytes = (double)payload + overhead(addr) + l->dllp_debt;
-
-	l->dllp_debt = 0;
-	l->free = start + (uint64_t)(bytes * p->link.ps_per_byte + 0.5);
+	/* the DLLPs owed go out in the idle time just before this TLP, as far as it
+	 * allows; the rest ahead of it (placed with the whole debt: never late) */
+	s = find(l, t, wire_ps(p, tlp + l->dllp_debt), &at, &gap);
+	paid = (double)gap / p->link.ps_per_byte;
+	bytes = tlp + l->dllp_debt - (paid < l->dllp_debt ? paid : l->dllp_debt);
+	insert(l, at, s, s + wire_ps(p, bytes));
 	l->tlps++;
 	l->wire_bytes += (uint64_t)bytes;
 	l->payload += payload;
+	l->dllp_debt = 0;
 	r->dllp_debt += (double)PCIE_DLLP_BYTES / p->prm.ack_every + (double)PCIE_DLLP_BYTES / p->prm.fc_every;
-	return l->free + p->link.one_way;
+	return s + wire_ps(p, bytes) + p->link.one_way;
 }
 
 uint64_t pd_link_write(struct vb_pcie *p, int d, uint64_t t, uint64_t addr, uint32_t len, uint64_t *first)

@@ -59,7 +59,7 @@ void vb_pcie_reseed(struct vb_pcie *p, const struct vb_rng *rng, uint64_t t0)
 	vb_dram_init(&p->ep_dram, &p->prm.ep_dram, t0 + (refi ? r % refi : 0));
 	p->ep_last_arrive = p->ep_port_free = t0;
 	pd_link_init(p);
-	p->link.d[0].free = p->link.d[1].free = t0;
+	p->link.d[0].horizon = p->link.d[1].horizon = t0;
 }
 
 void vb_pcie_free(struct vb_pcie *p)
@@ -90,18 +90,23 @@ static uint32_t ep_read(void *dev, uint64_t off)
 	uint64_t a = p->prm.bar0 + off;
 	uint64_t t = pd_tlp(p, PD_DOWN, p->sched->now, 0, a) + p->ep_ps;
 	p->bus->answer_at = pd_tlp(p, PD_UP, t, 4, a);
+	pd_dma_flush_posted(d, p->sched->now);   /* a read does not pass the writes posted before it */
 	return pd_dma_read(d, off);
 }
 
-/* A posted write: the engine sees it when the TLP has crossed. */
+/* A posted write: it acts on the engine when its TLP has crossed, and the
+ * engine goes on meanwhile.  The interrupt-status clear acts at once: with
+ * MSI the host's pending interrupt is the message it took, which its
+ * handler consumes when it writes the clear. */
 static void ep_write(void *dev, uint64_t off, uint32_t v)
 {
 	struct vb_psdma *d = dev;
 	struct vb_pcie *p = d->p;
 	uint64_t t = pd_tlp(p, PD_DOWN, p->sched->now, 4, p->prm.bar0 + off) + p->ep_ps;
-	if (t > d->doorbell_at)
-		d->doorbell_at = t;
-	pd_dma_write(d, off, v, p->sched->now);
+	if (off % PSDMA_CHAN_STRIDE == PSDMA_PCIE_INTR_STATUS)
+		pd_dma_write(d, off, v, p->sched->now);
+	else
+		pd_dma_post(d, t, off, v, p->sched->now);
 }
 
 static void dma_reset(void *dev) { pd_dma_reset(dev); }

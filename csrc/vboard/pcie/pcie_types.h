@@ -20,6 +20,7 @@
 
 #define PD_MAX_TXN   32u       /* pcie.dma_outstanding limit */
 #define PD_MAX_TAGS  64u       /* pcie.read_tags limit */
+#define PD_POSTED    64u       /* host register writes in flight to the endpoint engine */
 #define PD_DOWN      0         /* link directions */
 #define PD_UP        1
 
@@ -31,8 +32,16 @@ struct vb_apm {                /* PG037 byte counters of one monitored port */
 	uint64_t rd_class[PD_NCLASS], wr_class[PD_NCLASS];
 };
 
+#define PD_LINK_SLOTS 128u    /* busy intervals a serializer keeps ahead of now */
+
+/* One direction's serializer as a calendar: the intervals booked on the
+ * wire (sorted, disjoint).  A TLP takes the first idle gap at or after the
+ * time it is ready, so one booked for later (a completion whose data is
+ * still being read) does not hold back one ready now. */
 struct pd_link_dir {
-	uint64_t free;             /* serializer free from (ps) */
+	uint64_t bs[PD_LINK_SLOTS], be[PD_LINK_SLOTS];
+	unsigned n;
+	uint64_t horizon;          /* end of the intervals already dropped (in the past) */
 	double dllp_debt;          /* reverse-direction DLLP bytes not yet sent */
 	uint64_t tlps, wire_bytes, payload;
 };
@@ -106,8 +115,12 @@ struct vb_psdma {               /* one PS-PCIe DMA engine (four channels) */
 	unsigned rr;               /* round-robin pointer */
 	uint64_t issue_free;       /* the engine's data path */
 	uint64_t tag_free[PD_MAX_TAGS];  /* outstanding reads: when each tag returns */
-	uint64_t doorbell_at;      /* EP engine: a host write reaches it then */
+	/* EP engine: host register writes still crossing the link, in order
+	 * (posted: each acts when its TLP arrives; the engine does not wait for them) */
+	struct { uint64_t t; uint32_t off, v; } posted[PD_POSTED];
+	unsigned w_head, w_n;
 	uint64_t t_floor;
+	bool quiet;                /* nothing to do until software acts (link.c reads it) */
 };
 
 struct pd_error {               /* the last channel error, for messages */
@@ -161,6 +174,10 @@ bool pd_bar_lookup(const struct vb_pcie *p, uint64_t bus, uint64_t len, uint64_t
 void pd_dma_reset(struct vb_psdma *d);
 uint32_t pd_dma_read(struct vb_psdma *d, uint64_t off);
 void pd_dma_write(struct vb_psdma *d, uint64_t off, uint32_t v, uint64_t t);
+/* A host write that reaches the engine at t_arrive; now = the CPU's time. */
+void pd_dma_post(struct vb_psdma *d, uint64_t t_arrive, uint64_t off, uint32_t v, uint64_t now);
+/* Apply every write still in flight (a read may not pass them). */
+void pd_dma_flush_posted(struct vb_psdma *d, uint64_t now);
 uint64_t pd_dma_next_event(struct vb_psdma *d);
 void pd_dma_step(struct vb_psdma *d, uint64_t t);
 void pd_guest_error(struct vb_pcie *p, const char *fmt, ...);

@@ -152,13 +152,14 @@ enum vb_access pd_pcie_read(struct vb_pcie *p, enum pd_side s, uint64_t t, uint6
 		}
 		if (a == addr)
 			*host = h;
-		/* completions end at the completer's RCB boundaries (and at most MPS) */
+		/* completions of up to MPS bytes, each but the last ending on an RCB
+		 * boundary (PG194 "Completion Packets") */
 		while (sent < n) {
-			k = rcb - (uint32_t)((a + sent) % rcb);
-			if (k > p->prm.mps)
-				k = p->prm.mps;
-			if (k > n - sent)
-				k = n - sent;
+			k = n - sent;
+			if (k > p->prm.mps) {
+				uint64_t end = (a + sent + p->prm.mps) / rcb * rcb;
+				k = (uint32_t)(end - (a + sent));
+			}
 			sent += k;
 			uint64_t ready = first + (uint64_t)((double)(last - first) * sent / n) + bridge;
 			end = pd_tlp(p, !d, ready, k, a);

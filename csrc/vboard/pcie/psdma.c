@@ -223,7 +223,7 @@ static void fetch_done(struct pd_chan *c, int qi)
 static uint64_t issue_time(const struct vb_psdma *d, const struct pd_chan *c)
 {
 	const struct vb_pcie_params *m = &d->p->prm;
-	uint64_t t = max64(max64(d->issue_free, d->doorbell_at), d->t_floor);
+	uint64_t t = max64(d->issue_free, d->t_floor);
 	unsigned pend;
 
 	if (!running(c) || !c->ch_n[PSDMA_Q_SRC] || !c->ch_n[PSDMA_Q_DST] || engine_txns(d) >= m->dma_outstanding ||
@@ -379,16 +379,52 @@ static void status_done(struct vb_psdma *d, struct pd_chan *c, uint64_t t)
 	if (++c->coalesce_cnt <= SG_FIELD_GET(PSDMA_INTR_COALESCE, icntrl))
 		return;
 	c->coalesce_cnt = 0;
+	/* An interrupt the host has not yet cleared stays asserted from its first
+	 * event: a later one neither delays nor repeats it. */
 	if (is_root(d)) {
+		if (!(c->axi_istat & PSDMA_ISTAT_SGL))
+			c->t_irq = t;
 		c->axi_istat |= PSDMA_ISTAT_SGL;
-		c->t_irq = t;
 	} else {
 		/* MSI: a posted write upstream behind the status writes (it cannot pass
 		 * them), decoded by the root port into the CPU's interrupt once the
 		 * status is in memory */
+		uint64_t msi = max64(pd_tlp(d->p, PD_UP, t, 4, 0) + d->p->rp_ps, s->t_landed);
+		if (!(c->pcie_istat & PSDMA_ISTAT_SGL))
+			c->t_irq = msi;
 		c->pcie_istat |= PSDMA_ISTAT_SGL;
-		c->t_irq = max64(pd_tlp(d->p, PD_UP, t, 4, 0) + d->p->rp_ps, s->t_landed);
 	}
+}
+
+/* ---- host writes in flight (endpoint engine) ------------------------------------ */
+
+/* The oldest write in flight acts, at t (its arrival, or earlier when a read
+ * or a full FIFO forces it out: the model's one approximation here). */
+static void apply_posted(struct vb_psdma *d, uint64_t t)
+{
+	unsigned k = d->w_head;
+	d->w_head = (d->w_head + 1) % PD_POSTED;
+	d->w_n--;
+	pd_dma_write(d, d->posted[k].off, d->posted[k].v, t);
+}
+
+void pd_dma_post(struct vb_psdma *d, uint64_t t_arrive, uint64_t off, uint32_t v, uint64_t now)
+{
+	unsigned k;
+	if (d->w_n == PD_POSTED)
+		apply_posted(d, now);
+	d->quiet = false;
+	k = (d->w_head + d->w_n) % PD_POSTED;
+	d->posted[k].t = t_arrive;
+	d->posted[k].off = (uint32_t)off;
+	d->posted[k].v = v;
+	d->w_n++;
+}
+
+void pd_dma_flush_posted(struct vb_psdma *d, uint64_t now)
+{
+	while (d->w_n)
+		apply_posted(d, now);
 }
 
 /* ---- time ---------------------------------------------------------------------- */
@@ -401,7 +437,7 @@ static uint64_t fetch_time(const struct vb_psdma *d, const struct pd_chan *c, in
 
 uint64_t pd_dma_next_event(struct vb_psdma *d)
 {
-	uint64_t t = VB_NO_TIME, now = max64(d->t_floor, d->doorbell_at);
+	uint64_t t = d->w_n ? d->posted[d->w_head].t : VB_NO_TIME, now = d->t_floor;
 
 	for (unsigned i = 0; i < PSDMA_CHANNELS; i++) {
 		struct pd_chan *c = &d->ch[i];
@@ -425,6 +461,8 @@ uint64_t pd_dma_next_event(struct vb_psdma *d)
 
 void pd_dma_step(struct vb_psdma *d, uint64_t t)
 {
+	while (d->w_n && d->posted[d->w_head].t <= t)
+		apply_posted(d, t);
 	d->t_floor = max64(d->t_floor, t);
 	for (unsigned i = 0; i < PSDMA_CHANNELS; i++) {
 		struct pd_chan *c = &d->ch[i];
@@ -442,7 +480,7 @@ void pd_dma_step(struct vb_psdma *d, uint64_t t)
 			status_done(d, c, t);
 		retire(d, c, t);
 		for (int qi = 0; qi < 2; qi++)
-			if (fetch_startable(c, qi) && fetch_time(d, c, qi, max64(d->t_floor, d->doorbell_at)) <= t)
+			if (fetch_startable(c, qi) && fetch_time(d, c, qi, d->t_floor) <= t)
 				fetch_start(d, c, qi, t);
 	}
 	/* round-robin among channels, one transaction per grant */
@@ -457,6 +495,7 @@ void pd_dma_step(struct vb_psdma *d, uint64_t t)
 				break;
 		}
 	}
+	d->quiet = pd_dma_next_event(d) == VB_NO_TIME;
 }
 
 /* ---- registers ------------------------------------------------------------------- */
@@ -472,7 +511,9 @@ void pd_dma_reset(struct vb_psdma *d)
 	for (unsigned i = 0; i < PSDMA_CHANNELS; i++)
 		chan_reset(&d->ch[i], i);
 	d->rr = 0;
-	d->issue_free = d->doorbell_at = 0;
+	d->quiet = true;
+	d->issue_free = 0;
+	d->w_head = d->w_n = 0;
 	memset(d->tag_free, 0, sizeof(d->tag_free));
 }
 
@@ -548,6 +589,7 @@ void pd_dma_write(struct vb_psdma *d, uint64_t off, uint32_t v, uint64_t t)
 	if (off >= PSDMA_CHANNELS * PSDMA_CHAN_STRIDE)
 		return;
 	d->t_floor = max64(d->t_floor, t);
+	d->quiet = false;
 	c = &d->ch[off / PSDMA_CHAN_STRIDE];
 	r = off % PSDMA_CHAN_STRIDE;
 	if (r < PSDMA_SRCQ_NXT) {

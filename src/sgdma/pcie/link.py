@@ -31,7 +31,21 @@ def write_bound_mbps(gen: int, lanes: int, mps: int) -> float:
     return raw_mbps(gen, lanes) * mps / (mps + hw.PCIE_TLP_OVERHEAD_3DW)
 
 
-def read_bound_mbps(gen: int, lanes: int, mps: int, rcb: int) -> float:
-    """Read completions of min(RCB, MPS) bytes each: raw x C / (C + 20)."""
-    c = min(mps, rcb)
-    return raw_mbps(gen, lanes) * c / (c + hw.PCIE_TLP_OVERHEAD_3DW)
+def completions(request: int, mps: int, rcb: int, addr: int = 0) -> list[int]:
+    """Payload of each completion for one read request: up to MPS bytes each, every one but the last ending on an
+    RCB boundary (PG194 "Completion Packets")."""
+    out, a, end = [], addr, addr + request
+    while a < end:
+        k = end - a
+        if k > mps:
+            k = (a + mps) // rcb * rcb - a
+        out.append(k)
+        a += k
+    return out
+
+
+def read_bound_mbps(gen: int, lanes: int, mps: int, rcb: int, request: int = 512) -> float:
+    """Reads of `request` bytes (aligned) returned as completions of up to MPS bytes with the RCB observed, each
+    with a 3-DW header: raw x payload / wire bytes."""
+    c = completions(request, mps, rcb)
+    return raw_mbps(gen, lanes) * request / (request + len(c) * hw.PCIE_TLP_OVERHEAD_3DW)
