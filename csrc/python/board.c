@@ -10,7 +10,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "mem/coherency.h"
+#include "api_coherency.h"
 #include "mem/dram.h"
 
 /* ---- Board ---------------------------------------------------------------- */

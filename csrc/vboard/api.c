@@ -7,7 +7,7 @@
 #include "sgdma/csm.h"
 #include "board.h"
 #include "dma/mm2s.h"
-#include "mem/coherency.h"
+#include "api_coherency.h"
 
 /* ---- time --------------------------------------------------------------- */
 

@@ -5,7 +5,7 @@
  * the CPU-side events are stamped with the CPU's now.
  */
 #include "board.h"
-#include "mem/coherency.h"
+#include "api_coherency.h"
 
 int vb_coherency_register(vb_board *b, uint64_t addr, uint64_t len, enum vb_coh_policy policy, const char *name,
 			  char *err, size_t errlen)
