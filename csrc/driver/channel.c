@@ -17,17 +17,17 @@
 
 /* ---- small helpers -------------------------------------------------------- */
 
-static enum sg_status fail(const struct sg_chan *c, struct sg_error *err,
+static enum sg_status chan_fail(const struct sg_chan *c, struct sg_error *err,
 			   enum sg_status code, uint64_t value, uint64_t limit)
 {
 	return sg_error_fill(err, code, c ? c->cfg.dir : SG_MM2S, SG_NO_INDEX, value, limit);
 }
 
 /* A failure the hardware was part of: add the register snapshot. */
-static enum sg_status fail_hw(const struct sg_chan *c, struct sg_error *err,
+static enum sg_status chan_fail_hw(const struct sg_chan *c, struct sg_error *err,
 			      enum sg_status code, uint64_t value, uint64_t limit)
 {
-	fail(c, err, code, value, limit);
+	chan_fail(c, err, code, value, limit);
 	if (err) {
 		sg_chan_snapshot(c, &err->snap);
 		err->has_snapshot = true;
@@ -136,18 +136,18 @@ void sg_chan_snapshot(const struct sg_chan *c, struct sg_snapshot *s)
 static enum sg_status check_config(const struct sg_chan_config *cfg, struct sg_error *err)
 {
 	if (cfg->dir != SG_MM2S && cfg->dir != SG_S2MM)
-		return fail(NULL, err, SG_E_CONFIG, (uint64_t)cfg->dir, SG_S2MM);
+		return chan_fail(NULL, err, SG_E_CONFIG, (uint64_t)cfg->dir, SG_S2MM);
 	if (cfg->addr_width < 32 || cfg->addr_width > 64)
-		return fail(NULL, err, SG_E_CONFIG, cfg->addr_width, 64);
+		return chan_fail(NULL, err, SG_E_CONFIG, cfg->addr_width, 64);
 	if (cfg->length_width < PG021_LENGTH_WIDTH_MIN ||
 	    cfg->length_width > PG021_LENGTH_WIDTH_MAX)
-		return fail(NULL, err, SG_E_CONFIG, cfg->length_width,
+		return chan_fail(NULL, err, SG_E_CONFIG, cfg->length_width,
 			    PG021_LENGTH_WIDTH_MAX);
 	if (!is_pow2(cfg->data_bytes) || cfg->data_bytes > 128)
-		return fail(NULL, err, SG_E_CONFIG, cfg->data_bytes, 128);
+		return chan_fail(NULL, err, SG_E_CONFIG, cfg->data_bytes, 128);
 	/* Registers are 32-bit words. */
 	if (cfg->base & 3u)
-		return fail(NULL, err, SG_E_CONFIG, cfg->base, 4);
+		return chan_fail(NULL, err, SG_E_CONFIG, cfg->base, 4);
 	return SG_OK;
 }
 
@@ -162,7 +162,7 @@ enum sg_status sg_chan_init(struct sg_chan *c, struct sg_platform plat,
 	enum sg_status st;
 
 	if (!c || !cfg || !plat.ops || !plat.ops->read32 || !plat.ops->write32)
-		return fail(NULL, err, SG_E_ARG, 0, 0);
+		return chan_fail(NULL, err, SG_E_ARG, 0, 0);
 	st = check_config(cfg, err);
 	if (st != SG_OK) {
 		if (err)
@@ -204,7 +204,7 @@ enum sg_status sg_chan_reset(struct sg_chan *c, struct sg_error *err)
 			return SG_OK;
 		}
 	}
-	return fail_hw(c, err, SG_E_TIMEOUT, c->cfg.poll_limit, c->cfg.poll_limit);
+	return chan_fail_hw(c, err, SG_E_TIMEOUT, c->cfg.poll_limit, c->cfg.poll_limit);
 }
 
 /* Clear RS; the engine finishes in-flight work, then sets Halted. */
@@ -217,7 +217,7 @@ enum sg_status sg_chan_halt(struct sg_chan *c, struct sg_error *err)
 		if (read_sr(c) & PG021_SR_HALTED)
 			return SG_OK;
 	}
-	return fail_hw(c, err, SG_E_TIMEOUT, c->cfg.poll_limit, c->cfg.poll_limit);
+	return chan_fail_hw(c, err, SG_E_TIMEOUT, c->cfg.poll_limit, c->cfg.poll_limit);
 }
 
 /*
@@ -231,13 +231,13 @@ enum sg_status sg_chan_set_irq(struct sg_chan *c, uint32_t enables, unsigned thr
 	uint32_t irq;
 
 	if (enables & ~PG021_CR_IRQ_ALL)
-		return sg_what(err, fail(c, err, SG_E_ARG, enables, PG021_CR_IRQ_ALL),
+		return sg_what(err, chan_fail(c, err, SG_E_ARG, enables, PG021_CR_IRQ_ALL),
 			       "IRQ enables must be DMACR bits 12..14 (IOC, Dly, Err)");
 	if (threshold < 1 || threshold > PG021_THRESHOLD_MAX)
-		return sg_what(err, fail(c, err, SG_E_ARG, threshold, PG021_THRESHOLD_MAX),
+		return sg_what(err, chan_fail(c, err, SG_E_ARG, threshold, PG021_THRESHOLD_MAX),
 			       "IRQThreshold must be 1..255");
 	if (delay > 255u)
-		return sg_what(err, fail(c, err, SG_E_ARG, delay, 255u), "IRQDelay must be 0..255");
+		return sg_what(err, chan_fail(c, err, SG_E_ARG, delay, 255u), "IRQDelay must be 0..255");
 
 	irq = enables | SG_FIELD_PREP(PG021_CR_THRESHOLD, threshold) |
 	      SG_FIELD_PREP(PG021_CR_DELAY, delay);
@@ -262,7 +262,7 @@ enum sg_status sg_chan_check(struct sg_chan *c, struct sg_error *err)
 	uint32_t errs = read_sr(c) & PG021_SR_ERR_ALL;
 
 	if (errs)
-		return fail_hw(c, err, SG_E_HW, errs, 0);
+		return chan_fail_hw(c, err, SG_E_HW, errs, 0);
 	return SG_OK;
 }
 
@@ -273,13 +273,13 @@ enum sg_status sg_chan_check(struct sg_chan *c, struct sg_error *err)
 enum sg_status sg_chan_set_curdesc(struct sg_chan *c, uint64_t dev, struct sg_error *err)
 {
 	if (!c->has_sg)
-		return fail(c, err, SG_E_MODE, 0, 0);
+		return chan_fail(c, err, SG_E_MODE, 0, 0);
 	if (dev & (PG021_BD_ALIGN - 1u))
-		return fail(c, err, SG_E_ALIGN, dev, PG021_BD_ALIGN);
+		return chan_fail(c, err, SG_E_ALIGN, dev, PG021_BD_ALIGN);
 	if (!sg_range_fits(c, dev, PG021_BD_SIZE))
-		return fail(c, err, SG_E_ADDR_RANGE, dev, sg_addr_max(c));
+		return chan_fail(c, err, SG_E_ADDR_RANGE, dev, sg_addr_max(c));
 	if (!sg_chan_halted(c))
-		return fail_hw(c, err, SG_E_NOT_HALTED, dev, 0);
+		return chan_fail_hw(c, err, SG_E_NOT_HALTED, dev, 0);
 
 	write_addr(c, PG021_CURDESC, dev);
 	return SG_OK;
@@ -291,9 +291,9 @@ enum sg_status sg_chan_set_cyclic(struct sg_chan *c, bool on, struct sg_error *e
 	uint32_t cr;
 
 	if (!c->has_sg)
-		return fail(c, err, SG_E_MODE, 0, 0);
+		return chan_fail(c, err, SG_E_MODE, 0, 0);
 	if (!sg_chan_halted(c))
-		return fail_hw(c, err, SG_E_NOT_HALTED, on, 0);
+		return chan_fail_hw(c, err, SG_E_NOT_HALTED, on, 0);
 
 	cr = read_cr(c);
 	cr = on ? (cr | PG021_CR_CYCLIC) : (cr & ~PG021_CR_CYCLIC);
@@ -349,15 +349,15 @@ static enum sg_status wait_sr_idle(struct sg_chan *c, struct sg_error *err)
 	for (i = 0; i < c->cfg.poll_limit; i++) {
 		sr = read_sr(c);
 		if (sr & PG021_SR_ERR_ALL)
-			return fail_hw(c, err, SG_E_HW, sr & PG021_SR_ERR_ALL, 0);
+			return chan_fail_hw(c, err, SG_E_HW, sr & PG021_SR_ERR_ALL, 0);
 		if (sr & PG021_SR_IDLE)
 			return SG_OK;
 		if (!sleep_on_irq(c))
-			return sg_what(err, fail_hw(c, err, SG_E_TIMEOUT, c->cfg.irq_timeout_us,
+			return sg_what(err, chan_fail_hw(c, err, SG_E_TIMEOUT, c->cfg.irq_timeout_us,
 						    c->cfg.irq_timeout_us),
 				       "no interrupt within irq_timeout_us");
 	}
-	return fail_hw(c, err, SG_E_TIMEOUT, c->cfg.poll_limit, c->cfg.poll_limit);
+	return chan_fail_hw(c, err, SG_E_TIMEOUT, c->cfg.poll_limit, c->cfg.poll_limit);
 }
 
 enum sg_status sg_chan_wait_idle(struct sg_chan *c, struct sg_error *err)
@@ -436,15 +436,15 @@ static enum sg_status simple_check(const struct sg_chan *c, uint64_t dev, uint32
 				   struct sg_error *err)
 {
 	if (c->has_sg)
-		return fail(c, err, SG_E_MODE, 0, 0);
+		return chan_fail(c, err, SG_E_MODE, 0, 0);
 	if (!len)
-		return fail(c, err, SG_E_LENGTH_ZERO, 0, 1);
+		return chan_fail(c, err, SG_E_LENGTH_ZERO, 0, 1);
 	if (len > sg_chan_max_length(c))
-		return fail(c, err, SG_E_LENGTH_WIDTH, len, sg_chan_max_length(c));
+		return chan_fail(c, err, SG_E_LENGTH_WIDTH, len, sg_chan_max_length(c));
 	if (!c->cfg.has_dre && (dev & (c->cfg.data_bytes - 1u)))
-		return fail(c, err, SG_E_ALIGN, dev, c->cfg.data_bytes);
+		return chan_fail(c, err, SG_E_ALIGN, dev, c->cfg.data_bytes);
 	if (!sg_range_fits(c, dev, len))
-		return fail(c, err, SG_E_ADDR_RANGE, dev, sg_addr_max(c));
+		return chan_fail(c, err, SG_E_ADDR_RANGE, dev, sg_addr_max(c));
 	return SG_OK;
 }
 
@@ -458,7 +458,7 @@ static enum sg_status simple_run(struct sg_chan *c, struct sg_error *err)
 		if (!(read_sr(c) & PG021_SR_HALTED))
 			return SG_OK;
 	}
-	return fail_hw(c, err, SG_E_TIMEOUT, c->cfg.poll_limit, c->cfg.poll_limit);
+	return chan_fail_hw(c, err, SG_E_TIMEOUT, c->cfg.poll_limit, c->cfg.poll_limit);
 }
 
 enum sg_status sg_simple_start(struct sg_chan *c, uint64_t dev, uint32_t len, struct sg_error *err)
@@ -473,9 +473,9 @@ enum sg_status sg_simple_start(struct sg_chan *c, uint64_t dev, uint32_t len, st
 	sr = read_sr(c);
 	/* An errored channel is halted and only a reset revives it. */
 	if (sr & PG021_SR_ERR_ALL)
-		return fail_hw(c, err, SG_E_HW, sr & PG021_SR_ERR_ALL, 0);
+		return chan_fail_hw(c, err, SG_E_HW, sr & PG021_SR_ERR_ALL, 0);
 	if (!(sr & PG021_SR_HALTED) && !(sr & PG021_SR_IDLE))
-		return fail_hw(c, err, SG_E_BUSY, 0, 0);
+		return chan_fail_hw(c, err, SG_E_BUSY, 0, 0);
 	if (sr & PG021_SR_HALTED) {
 		st = simple_run(c, err);
 		if (st != SG_OK)
@@ -496,7 +496,7 @@ enum sg_status sg_simple_wait(struct sg_chan *c, uint32_t *actual, struct sg_err
 	enum sg_status st;
 
 	if (c->has_sg)
-		return fail(c, err, SG_E_MODE, 0, 0);
+		return chan_fail(c, err, SG_E_MODE, 0, 0);
 	st = wait_sr_idle(c, err);
 	if (st == SG_OK && actual)
 		*actual = sg_chan_read(c, PG021_LENGTH);

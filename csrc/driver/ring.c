@@ -43,14 +43,14 @@ static enum sg_status fail_bd(const struct sg_ring *r, struct sg_error *err, enu
 	return sg_error_fill(err, code, r->chan->cfg.dir, index, value, limit);
 }
 
-static enum sg_status fail(const struct sg_ring *r, struct sg_error *err, enum sg_status code,
+static enum sg_status ring_fail(const struct sg_ring *r, struct sg_error *err, enum sg_status code,
 			   uint64_t value, uint64_t limit)
 {
 	return fail_bd(r, err, code, SG_NO_INDEX, value, limit);
 }
 
 /* A failure the hardware was part of: add the register snapshot. */
-static enum sg_status fail_hw(const struct sg_ring *r, struct sg_error *err, enum sg_status code,
+static enum sg_status ring_fail_hw(const struct sg_ring *r, struct sg_error *err, enum sg_status code,
 			      uint32_t index, uint64_t value, uint64_t limit)
 {
 	fail_bd(r, err, code, index, value, limit);
@@ -144,7 +144,7 @@ static void invalidate_bds(const struct sg_ring *r, uint32_t first, uint32_t n)
 	cache_range(r, r->chan->plat.ops->cache_invalidate, first, n);
 }
 
-static void barrier(const struct sg_chan *c)
+static void plat_barrier(const struct sg_chan *c)
 {
 	if (c->plat.ops->barrier)
 		c->plat.ops->barrier(c->plat.ctx);
@@ -166,7 +166,7 @@ static enum sg_status run_channel(struct sg_ring *r, uint32_t cr, struct sg_erro
 		if (!(sg_chan_read(c, PG021_DMASR) & PG021_SR_HALTED))
 			return SG_OK;
 	}
-	return fail_hw(r, err, SG_E_TIMEOUT, SG_NO_INDEX, c->cfg.poll_limit, c->cfg.poll_limit);
+	return ring_fail_hw(r, err, SG_E_TIMEOUT, SG_NO_INDEX, c->cfg.poll_limit, c->cfg.poll_limit);
 }
 
 /* DMACR as read, without the self-clearing Reset bit, RS and the IRQ
@@ -485,13 +485,13 @@ enum sg_status sg_ring_fill(struct sg_ring *r, uint32_t n, const uint64_t *addr,
 	uint32_t i, head;
 
 	if (r->cyclic)
-		return fail(r, err, SG_E_MODE, 0, 0);
+		return ring_fail(r, err, SG_E_MODE, 0, 0);
 	if (!n)
 		return SG_OK;
 	if (!addr || !len)
-		return fail(r, err, SG_E_ARG, 0, 0);
+		return ring_fail(r, err, SG_E_ARG, 0, 0);
 	if (n > r->n_free)
-		return fail(r, err, SG_E_RING_FULL, n, r->n_free);
+		return ring_fail(r, err, SG_E_RING_FULL, n, r->n_free);
 
 	/* All of them first: a refused fill writes nothing. */
 	if (may_have_bad_buffer(r, n, addr, len, flags)) {
@@ -586,12 +586,12 @@ static enum sg_status submit_check(struct sg_ring *r, bool *halted, struct sg_er
 	enum sg_status st;
 
 	if (r->cyclic || !c->has_sg)
-		return fail(r, err, SG_E_MODE, 0, 0);
+		return ring_fail(r, err, SG_E_MODE, 0, 0);
 	st = sg_ring_validate(r, err);
 	if (st != SG_OK)
 		return st;
 	if (!r->n_filled)
-		return fail(r, err, SG_E_RING_EMPTY, 0, 0);
+		return ring_fail(r, err, SG_E_RING_EMPTY, 0, 0);
 	/* An open ring ends at its last BD: a batch may not run over it. */
 	if (!r->closed && (uint64_t)r->submit + r->n_filled > r->count)
 		return sg_what(err, fail_bd(r, err, SG_E_ARG, r->count - 1u, r->n_filled, r->count - r->submit),
@@ -601,11 +601,11 @@ static enum sg_status submit_check(struct sg_ring *r, bool *halted, struct sg_er
 	if (st != SG_OK)
 		return st;
 	if (c->ring && c->ring->cyclic)
-		return fail_hw(r, err, SG_E_MODE, SG_NO_INDEX, 0, 0);
+		return ring_fail_hw(r, err, SG_E_MODE, SG_NO_INDEX, 0, 0);
 
 	*halted = sg_chan_halted(c);
 	if (!*halted && !chain_reaches(r))
-		return fail_hw(r, err, SG_E_NOT_HALTED, r->submit,
+		return ring_fail_hw(r, err, SG_E_NOT_HALTED, r->submit,
 			       sg_ring_bd_dev(r, r->submit), 0);
 	return SG_OK;
 }
@@ -629,7 +629,7 @@ enum sg_status sg_ring_prepare(struct sg_ring *r, uint64_t *tail, struct sg_erro
 	last = ring_add(r, r->submit, r->n_filled - 1u);
 
 	clean_bds(r, r->submit, r->n_filled);
-	barrier(c);
+	plat_barrier(c);
 	if (halted) {
 		st = sg_chan_set_curdesc(c, sg_ring_bd_dev(r, restart_index(r)), err);
 		if (st != SG_OK)
@@ -667,9 +667,9 @@ enum sg_status sg_ring_submit(struct sg_ring *r, struct sg_error *err)
 enum sg_status sg_ring_kick(struct sg_ring *r, uint64_t tail, struct sg_error *err)
 {
 	if (r->cyclic || !r->chan->has_sg)
-		return fail(r, err, SG_E_MODE, 0, 0);
+		return ring_fail(r, err, SG_E_MODE, 0, 0);
 	if (sg_ring_bd_index(r, tail) == SG_NO_INDEX)
-		return fail(r, err, SG_E_TAIL_NOT_IN_RING, tail, 0);
+		return ring_fail(r, err, SG_E_TAIL_NOT_IN_RING, tail, 0);
 	sg_chan_write_tail(r->chan, tail);
 	return SG_OK;
 }
@@ -729,7 +729,7 @@ static enum sg_status check_stalled(struct sg_ring *r, struct sg_error *err)
 	errs = sg_chan_read(r->chan, PG021_DMASR) & PG021_SR_ERR_ALL;
 	if (!errs)
 		return SG_OK;
-	fail_hw(r, err, SG_E_HW, SG_NO_INDEX, errs, 0);
+	ring_fail_hw(r, err, SG_E_HW, SG_NO_INDEX, errs, 0);
 	if (err)
 		err->bd_index = sg_ring_bd_index(r, err->snap.curdesc);
 	return SG_E_HW;
@@ -749,11 +749,11 @@ enum sg_status sg_ring_reclaim(struct sg_ring *r, struct sg_completion *out, uin
 	enum sg_status st = SG_OK;
 
 	if (!n_out || (max && !out))
-		return fail(r, err, SG_E_ARG, 0, 0);
+		return ring_fail(r, err, SG_E_ARG, 0, 0);
 	*n_out = 0;
 	/* Cyclic mode ignores Cmplt and never gives a BD back. */
 	if (r->cyclic)
-		return fail(r, err, SG_E_MODE, 0, 0);
+		return ring_fail(r, err, SG_E_MODE, 0, 0);
 	if (!r->n_hw)
 		return SG_OK;
 
@@ -770,7 +770,7 @@ enum sg_status sg_ring_reclaim(struct sg_ring *r, struct sg_completion *out, uin
 		status = b->status;
 
 		if (status & PG021_BD_STS_ERR_ALL) {
-			st = fail_hw(r, err, SG_E_HW, index, status, 0);
+			st = ring_fail_hw(r, err, SG_E_HW, index, status, 0);
 			break;
 		}
 		if (!(status & PG021_BD_STS_CMPLT)) {
@@ -813,9 +813,9 @@ enum sg_status sg_ring_rearm(struct sg_ring *r, uint32_t n, struct sg_error *err
 	uint32_t i;
 
 	if (r->cyclic)
-		return fail(r, err, SG_E_MODE, 0, 0);
+		return ring_fail(r, err, SG_E_MODE, 0, 0);
 	if (n > r->n_free)
-		return fail(r, err, SG_E_RING_FULL, n, r->n_free);
+		return ring_fail(r, err, SG_E_RING_FULL, n, r->n_free);
 
 	for (i = 0; i < n; i++) {
 		uint32_t index = ring_add(r, r->fill, i);
@@ -856,14 +856,14 @@ static enum sg_status cyclic_check(struct sg_ring *r, uint64_t tail, struct sg_e
 	enum sg_status st;
 
 	if (r->cyclic || !c->has_sg)
-		return fail(r, err, SG_E_MODE, 0, 0);
+		return ring_fail(r, err, SG_E_MODE, 0, 0);
 	if (!r->closed)
-		return sg_what(err, fail(r, err, SG_E_ARG, 0, 1), "cyclic mode needs a closed ring (last NXTDESC -> first)");
+		return sg_what(err, ring_fail(r, err, SG_E_ARG, 0, 1), "cyclic mode needs a closed ring (last NXTDESC -> first)");
 	if (r->n_filled != r->count)
-		return sg_what(err, fail(r, err, SG_E_ARG, r->n_filled, r->count),
+		return sg_what(err, ring_fail(r, err, SG_E_ARG, r->n_filled, r->count),
 			       "cyclic mode plays the whole ring: fill every BD first");
 	if (!tail)
-		return fail(r, err, SG_E_ADDR_RANGE, r->dev, sg_addr_max(c));
+		return ring_fail(r, err, SG_E_ADDR_RANGE, r->dev, sg_addr_max(c));
 	st = sg_ring_validate(r, err);
 	if (st != SG_OK)
 		return st;
@@ -871,7 +871,7 @@ static enum sg_status cyclic_check(struct sg_ring *r, uint64_t tail, struct sg_e
 	if (st != SG_OK)
 		return st;
 	if (!sg_chan_halted(c))
-		return fail_hw(r, err, SG_E_NOT_HALTED, SG_NO_INDEX, 0, 0);
+		return ring_fail_hw(r, err, SG_E_NOT_HALTED, SG_NO_INDEX, 0, 0);
 	return SG_OK;
 }
 
@@ -901,7 +901,7 @@ enum sg_status sg_ring_prepare_cyclic(struct sg_ring *r, uint64_t *trigger, stru
 		return st;
 
 	clean_bds(r, 0, r->count);
-	barrier(c);
+	plat_barrier(c);
 	cr = cr_base(c) | PG021_CR_CYCLIC;
 	sg_chan_write(c, PG021_DMACR, cr);
 	st = sg_chan_set_curdesc(c, sg_ring_bd_dev(r, r->submit), err);
