@@ -208,9 +208,10 @@ def _print_s0_summary(records: list[dict]) -> None:
         thr = [by.get((bpb, n), {}).get("throughput_mbps", {}).get("median", float("nan")) for n in (4, 16, 1024)]
         click.echo(f"{bpb:>6}  {med:7.0f} [{lo:6.0f}, {hi:6.0f}]{'':<26}{thr[0]:>13.0f}{thr[1]:>10.0f}{thr[2]:>10.0f}")
     cyc = [r for r in records if r["cycles"] > 1]
-    worst = max((abs(r["throughput_mbps"]["median"] / by[(r["bytes_per_bd"], r["bds"] * r["cycles"])]
-                     ["throughput_mbps"]["median"] - 1), r) for r in cyc
-                if (r["bytes_per_bd"], r["bds"] * r["cycles"]) in by) if cyc else None
+    pairs = [(abs(r["throughput_mbps"]["median"] / by[(r["bytes_per_bd"], r["bds"] * r["cycles"])]
+                  ["throughput_mbps"]["median"] - 1), r) for r in cyc
+             if (r["bytes_per_bd"], r["bds"] * r["cycles"]) in by]
+    worst = max(pairs, key=lambda p: p[0]) if pairs else None        # equal gaps (functional: 0) must not compare records
     if worst:
         r = worst[1]
         click.echo(f"cyclic mode: N cycles of a k-BD ring vs one ring of N*k BDs differ by at most "

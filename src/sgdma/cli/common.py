@@ -195,7 +195,23 @@ class OutPath(click.ParamType):
         problem = writable_problem(str(value), self.directory)
         if problem:
             self.fail(f"{value!r}: {problem}", param, ctx)
+        _claim(str(value), self.directory, param, ctx)
         return str(value)
+
+
+def _claim(path: str, directory: bool, param, ctx) -> None:
+    """Two outputs of one command on one path: the second would overwrite the first (or fail on the directory
+    the first made) after the work, so refuse it now.  Two directory outputs may share a folder: their files
+    have different names."""
+    if ctx is None or param is None:
+        return
+    key = os.path.realpath(path)
+    claimed = ctx.meta.setdefault("sgdma.outputs", {})
+    other = claimed.get(key)
+    if other and other[0] != param.name and not (directory and other[1]):
+        raise click.BadParameter(f"{path!r} is also the path of {other[2]}: each output needs its own path, or "
+                                 f"one of them would overwrite the other", ctx=ctx, param=param)
+    claimed.setdefault(key, (param.name, directory, param.opts[0]))
 
 
 def writable_problem(path: str, directory: bool) -> str | None:

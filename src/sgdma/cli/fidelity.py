@@ -1,6 +1,8 @@
 """The fidelity options of characterize, plan and run (sgdma.experiments.fidelity), and ``--fast-check``."""
 from __future__ import annotations
 
+import functools
+
 import click
 
 from sgdma.board import fidelity as fid
@@ -44,8 +46,27 @@ def fidelity_options(check: bool = False):
         f = click.option("--fidelity", type=click.Choice(fid.FIDELITIES), default="exact", show_default=True,
                          help="exact: the reference; fast: exact prefix + extrapolation over whole refresh "
                               "periods, with an error estimate; functional: ideal memory path, untimed")(f)
-        return f
+        return _fast_only(f)
     return deco
+
+
+def _fast_only(f):
+    """--fast-periods and --tolerance size fast's window: given with another fidelity they would be dropped
+    without a word, so the command refuses them (exit 2) before any work."""
+    @functools.wraps(f)
+    def checked(*args, **kwargs):
+        fidelity = kwargs.get("fidelity")
+        if fidelity != "fast":
+            ctx = click.get_current_context()
+            given = [o for n, o in (("fast_periods", "--fast-periods"), ("tolerance", "--tolerance"))
+                     if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
+            if given:
+                many = len(given) > 1
+                raise click.UsageError(f"{' and '.join(given)} size{'' if many else 's'} the fast fidelity's "
+                                       f"window, unused with --fidelity {fidelity}: add --fidelity fast or leave "
+                                       f"{'them' if many else 'it'} out")
+        return f(*args, **kwargs)
+    return checked
 
 
 def print_fidelity(records: list[dict]) -> None:

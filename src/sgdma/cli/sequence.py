@@ -7,11 +7,11 @@ from sgdma.cli.common import SEED_MAX, OutPath, Progress, Time, _write_json
 from sgdma.cli.fidelity import fidelity_options
 
 
-def _playback_options(out_help: str):
-    return lambda f: _options(f, out_help)
+def _playback_options(out_help: str, out_default: str | None = None):
+    return lambda f: _options(f, out_help, out_default)
 
 
-def _options(f, out_help: str):
+def _options(f, out_help: str, out_default: str | None):
     f = click.option("--board", default="zcu111", show_default=True, help="board preset")(f)
     f = click.option("--mailbox", type=click.Choice(["gpio", "rpmsg"]), default="gpio", show_default=True,
                      help="APU -> RPU hand-off of the ring address")(f)
@@ -22,7 +22,7 @@ def _options(f, out_help: str):
     f = click.option("--passes", default=1, show_default=True, type=click.IntRange(1, 1 << 20),
                      help="play the circuit this many times from one closed ring (cyclic mode)")(f)
     f = click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))(f)
-    f = click.option("--out", "out_dir", default=None, type=OutPath(directory=True), help=out_help)(f)
+    f = click.option("--out", "out_dir", default=out_default, type=OutPath(directory=True), help=out_help)(f)
     f = click.option("--json", "json_path", type=OutPath(), help="write the summary as JSON")(f)
     return fidelity_options()(f)
 
@@ -65,7 +65,10 @@ def _play(circuit, title, board, mailbox, fifo_depth, gate_time, passes, seed, o
                f"throughput {data['csm']['throughput']} PL clocks")
     click.echo(f"  virtual time         {data['virtual_time_ns'] / 1e3:.1f} us in {data['wall_s']:.2f} s wall")
     if data["fidelity"] != "exact":
-        click.echo(f"  fidelity             {data['fidelity']}: {data['fidelity_note']}")
+        name, note = data["fidelity"], data["fidelity_note"]
+        if not note.startswith(name + ":"):            # functional's note already starts with its name
+            note = f"{name}: {note}"
+        click.echo(f"  fidelity             {note}")
     if data["outputs"]:
         click.echo(f"  wrote                {', '.join(data['outputs'].values())}")
     _write_json(json_path, data)
@@ -75,14 +78,14 @@ FILES = "report.html, result.json, the figures (PNG, SVG), timeline.vcd (GTKWave
 
 
 @click.command()
-@_playback_options(out_help=f"directory for {FILES}  [default: sgdma-demo]")
+@_playback_options(out_help=f"directory for {FILES}  [default: sgdma-demo]", out_default="sgdma-demo")
 def demo(board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path, fidelity, fast_periods,
          tolerance) -> None:
     """A trapped-ion circuit streamed through the virtual ZCU111 (no arguments, no board needed)."""
     from sgdma.sequence.demo import demo_circuit
 
     _play(demo_circuit(), "sgdma demo: Bell pair + randomized benchmarking on a virtual trapped-ion controller",
-          board, mailbox, fifo_depth, gate_time, passes, seed, out_dir or "sgdma-demo", json_path, headroom=True,
+          board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path, headroom=True,
           fidelity=fidelity)
 
 
