@@ -71,3 +71,31 @@ def test_demo_names_its_fidelity_once(tmp_path):
     line = next(x for x in r.output.splitlines() if x.strip().startswith("fidelity"))
     assert line.count("functional:") == 1, line
     assert json.loads((tmp_path / "d.json").read_text())["fidelity"] == "functional"
+
+
+def test_rtio_playback_longer_than_its_wait_is_refused_before_it_runs(tmp_path):
+    out = tmp_path / "r.json"
+    r = _run(["rtio", "playback", "--events", "16777216", "--interval-mu", "1073741824", "--json", str(out)])
+    assert r.exit_code == 2 and "over the playback's limit of 10 s" in r.output, r.output
+    assert "--events" in r.output and "--interval-mu" in r.output and not out.exists()
+
+
+def test_rtio_playback_plays_every_event_of_a_sparse_train():
+    # 3 events a second apart (zc706: 1 mu = 1 ns): the drain used to stop 1 s after the DMA finished, before the
+    # last edges, and the run said 0 lost
+    r = _run(["rtio", "playback", "--events", "3", "--interval-mu", str(10**9)])
+    assert r.exit_code == 0 and "3 edges" in r.output, r.output
+
+
+def test_rtio_playback_collisions_are_a_negative_verdict():
+    # events 1 mu apart on one channel collide (ARTIQ discards them): not every event was played, exit 1
+    r = _run(["rtio", "playback", "--events", "100", "--interval-mu", "1"])
+    assert r.exit_code == 1, r.output
+    collided = int(r.output.split(" collisions")[0].rsplit(" ", 1)[1])
+    edges = int(r.output.split(" edges")[0].rsplit(" ", 1)[1])
+    assert collided > 0 and edges + collided == 100
+
+
+def test_rtio_bench_names_the_baseline_option():
+    r = _run(["rtio", "bench", "--initiator", "csr", "--baseline", "nosuch"])
+    assert r.exit_code == 2 and "Invalid value for --baseline: unknown board preset 'nosuch'" in r.output, r.output

@@ -14,14 +14,14 @@ from sgdma.cli.common import OutPath, _write_json, _write_record
 INITIATORS = ("csr", "acp", "acp-batch", "fifo")
 
 
-def _board(name: str):
+def _board(name: str, option: str = "--board"):
     from sgdma.board.virtual import VirtualBoard
 
     try:
         board = VirtualBoard(name)
         board.rtio
     except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--board")
+        raise click.BadParameter(str(e), param_hint=option)
     return board
 
 
@@ -50,10 +50,12 @@ def bench(initiator: str, board: str, baseline: str, batch: int, json_path, plot
     which = INITIATORS if initiator == "all" else (initiator,)
     rows = []
     _board(board)
+    if baseline:
+        _board(baseline, "--baseline")                  # both checked before either is measured
     for ini in which:
         rows.append(B.kernel_interval(_board(board), ini, batch=batch))
     if baseline:
-        rows.append(B.kernel_interval(_board(baseline), "csr"))
+        rows.append(B.kernel_interval(_board(baseline, "--baseline"), "csr"))
     click.echo(f"{'board':<16} {'initiator':<10} {'interval':>10} {'GP rd/ev':>9} {'GP wr/ev':>9} {'sev/ev':>7}")
     for r in rows:
         click.echo(f"{r['board']:<16} {r['initiator']:<10} {r['interval_ns']:>8.1f}ns {r['gp_reads_per_event']:>9.2f} "
@@ -192,7 +194,7 @@ def demo(board: str, pulses: int, period_ns: float, out_dir: str) -> None:
 @click.option("--json", "json_path", type=OutPath(), help="write the record as JSON")
 def playback(board: str, events: int, interval_mu: int, analyzer: bool, fidelity: str, json_path) -> None:
     """Event-DMA playback of a long pulse train: outcome, virtual time over CPU time, fidelity fields.  Exit 1 when
-    the train underflowed."""
+    an event was lost (an underflow, a collision or a sequence error)."""
     from sgdma.board.fidelity import FidelityError
     from sgdma.rtio import playback as P
     from sgdma.rtio.bench import dma_limit_ns, pulse_train
@@ -205,8 +207,16 @@ def playback(board: str, events: int, interval_mu: int, analyzer: bool, fidelity
     if interval_mu == 0:
         mu_ns = 1e3 / vb.option("rtio.clock_mhz") / (1 << int(vb.option("rtio.fine_bits")))   # coarse / 2^fine
         interval_mu = int(math.ceil(dma_limit_ns(vb) / mu_ns))
+    mu_s = 1e-6 / vb.option("rtio.clock_mhz") / (1 << int(vb.option("rtio.fine_bits")))
     vb.close()
-    rec, _ = P.play(board, pulse_train(events, interval_mu), events * interval_mu, fidelity, analyzer)
+    span_s = (events * interval_mu + SLACK_MU) * mu_s
+    if span_s > PLAYBACK_LIMIT_S:                  # the DMA would still be playing when the bounded wait ends
+        raise click.UsageError(f"--events {events} x --interval-mu {interval_mu} is a train of {span_s:.4g} s of "
+                               f"board time, over the playback's limit of {PLAYBACK_LIMIT_S:g} s; at most "
+                               f"{int(PLAYBACK_LIMIT_S / mu_s) - SLACK_MU} mu in all: fewer --events or a smaller "
+                               f"--interval-mu")
+    rec, _ = P.play(board, pulse_train(events, interval_mu), events * interval_mu, fidelity, analyzer,
+                    slack_mu=SLACK_MU, limit_s=PLAYBACK_LIMIT_S)
     rec["interval_mu"] = interval_mu
     click.echo(f"{rec['records']} records played on {board} ({fidelity}), one every {interval_mu} mu: "
                f"{rec['edges']} edges, {rec['dropped']} dropped, {rec['underflows']} underflows, "
@@ -218,7 +228,13 @@ def playback(board: str, events: int, interval_mu: int, analyzer: bool, fidelity
     _write_record(json_path, "rtio_playback", {k: v for k, v in rec.items() if k != "kind"})
     if rec["raised"]:
         click.echo(rec["raised"], err=True)
+    lost = rec["underflows"] + rec["collisions"] + rec["sequence_errors"]
+    if rec["raised"] or lost:
         sys.exit(1)
+
+
+SLACK_MU = 20_000            # the playback starts this far ahead of the RTIO counter (rtio.playback.play's default)
+PLAYBACK_LIMIT_S = 10.0      # board time the CLI waits for the DMA to finish a train (bounded wait)
 
 
 MAX_MESSAGES = 20_000        # output messages kept in the demo's record, by timestamp (the dump keeps them all)

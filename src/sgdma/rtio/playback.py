@@ -75,7 +75,10 @@ def play(board_name: str, events: T.Events, duration_mu: int, fidelity: str = "e
         dma.playback("playback", limit_s=limit_s)
     except RTIOError as e:                 # an underflow is an outcome of the trace, recorded below
         raised = str(e)
-    board.rtio.drain(int(1e12))
+    # drain past the train's last timestamp (plus a second): a fixed wait missed the late events of a sparse train
+    end_ns = t_sim0 + (slack_mu + duration_mu) * core.ref_period * 1e9
+    if not board.rtio.drain(int(max(0.0, end_ns - board.now_ns) * 1e3) + int(1e12)) and not raised:
+        raised = f"the RTIO core was still busy a second after the train's last timestamp ({end_ns * 1e-9:.4g} s)"
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     sim_s = (board.now_ns - t_sim0) * 1e-9
     res, c = dma.last_playback, core.port.counters()
