@@ -99,3 +99,32 @@ def test_rtio_playback_collisions_are_a_negative_verdict():
 def test_rtio_bench_names_the_baseline_option():
     r = _run(["rtio", "bench", "--initiator", "csr", "--baseline", "nosuch"])
     assert r.exit_code == 2 and "Invalid value for --baseline: unknown board preset 'nosuch'" in r.output, r.output
+
+
+@pytest.mark.parametrize("args, fewer", [
+    (["pcie", "latency", "--packet-size", "64..4M", "--iterations", "1000", "--link", "all"], "--iterations"),
+    (["pcie", "sweep", "--endpoint-dma", "--packet-size", ",".join(["16777215"] * 9)], "--packet-size"),
+])
+def test_pcie_work_over_the_limit_refused_before_it_runs(args, fewer, tmp_path):
+    from sgdma.pcie.experiments import MAX_WORK_BYTES
+
+    out = tmp_path / "p.json"
+    r = _run(args + ["--json", str(out)])
+    assert r.exit_code == 2 and f"over the limit of {MAX_WORK_BYTES / 1e9:.3g} GB" in r.output, r.output
+    assert fewer in r.output and not out.exists()
+
+
+def test_pcie_api_refuses_the_same_work():
+    from sgdma.pcie import experiments as ex
+
+    # 6 links x 2 directions x 2 engines x 1000 iterations of 8 MiB: 192 GiB, over the 32 GiB bound
+    with pytest.raises(ValueError, match="over the limit"):
+        ex.latency(["gen1x1"] * 6, ["s2c", "c2s"], [8 << 20], iterations=1000)
+
+
+def test_pcie_link_named_twice_measured_once(tmp_path):
+    out = tmp_path / "p.json"
+    r = _run(["pcie", "latency", "--link", "gen2x4,gen2x4", "--packet-size", "64", "--iterations", "1",
+              "--direction", "s2c", "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    assert len(json.loads(out.read_text())) == 2            # root DMA and endpoint DMA, once each

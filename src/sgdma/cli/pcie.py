@@ -20,7 +20,8 @@ def _links(text: str) -> list[str]:
             g, w = parse_link(t)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--link") from None
-        out.append(f"gen{g}x{w}")
+        if f"gen{g}x{w}" not in out:               # a link named twice is measured once
+            out.append(f"gen{g}x{w}")
     return out
 
 

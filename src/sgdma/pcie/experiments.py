@@ -61,9 +61,26 @@ def packets_for(size: int, total_bytes: int = 8 << 20, lo: int = 16, hi: int = 1
     return max(lo, min(hi, total_bytes // size))
 
 
+#: Work bound of one experiment, checked before anything runs: payload bytes the DMA moves, summed over every run.
+#: Assumed: the model moves ~0.6 GB of payload per host second on a 2-core VM, so the limit is about a minute;
+#: the default sweep with --endpoint-dma moves 4.4 GB (6.5 s measured).
+MAX_WORK_BYTES = 32 << 30
+
+
+def check_work(moved: int, runs: str, fewer: str) -> None:
+    """Refuse an experiment that would move more than MAX_WORK_BYTES (ValueError, before any run)."""
+    if moved > MAX_WORK_BYTES:
+        raise ValueError(f"{runs} move {moved / 1e9:.3g} GB of payload, over the limit of "
+                         f"{MAX_WORK_BYTES / 1e9:.3g} GB (about a minute of simulation); {fewer}")
+
+
 def sweep(links, directions, sizes, endpoint_dma: bool = False, preset: str = "zcu102", seed: int = 0,
           total_bytes: int = 8 << 20, channel: int = 0) -> list[dict]:
     """Throughput against packet size: one fresh board per link configuration, the queue kept full."""
+    engines = 2 if endpoint_dma else 1
+    check_work(len(links) * len(directions) * engines * sum(s * packets_for(s, total_bytes) for s in sizes),
+               f"{len(links)} link(s) x {len(directions)} direction(s) x {engines} engine(s) x {len(sizes)} "
+               f"packet size(s)", "fewer --link, --direction or --packet-size")
     out = []
     for link in links:
         gen, lanes = parse_link(link)
@@ -81,6 +98,9 @@ def sweep(links, directions, sizes, endpoint_dma: bool = False, preset: str = "z
 def latency(links, directions, sizes, iterations: int = 8, preset: str = "zcu102", seed: int = 0) -> list[dict]:
     """Single-packet latency, software start to completion interrupt, averaged over iterations (new seed each:
     DDR refresh phases differ), for the root DMA and the endpoint DMA."""
+    check_work(len(links) * len(directions) * 2 * iterations * sum(sizes),
+               f"{len(links)} link(s) x {len(directions)} direction(s) x 2 engines x {iterations} iterations of "
+               f"{len(sizes)} packet size(s)", "fewer --iterations, --link, --direction or --packet-size")
     out = []
     for link in links:
         board = _board(link, preset, seed)
