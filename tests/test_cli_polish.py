@@ -128,3 +128,18 @@ def test_pcie_link_named_twice_measured_once(tmp_path):
               "--direction", "s2c", "--json", str(out)])
     assert r.exit_code == 0, r.output
     assert len(json.loads(out.read_text())) == 2            # root DMA and endpoint DMA, once each
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--irq-threshold", "4"], ["--irq-threshold 4 needs --irq-delay"]),
+    (["--irq-threshold", "4", "--irq-delay", "1s"], ["--irq-delay 1e+09ns", "at most"]),
+    (["--dma-mode", "simple", "--irq-threshold", "4", "--irq-delay", "20us"],
+     ["--dma-mode simple", "--irq-threshold 1", "--dma-mode sg"]),
+    (["--fifo-bytes", "1"], ["--fifo-bytes 1"]),
+])
+def test_capture_refusals_speak_in_options(args, words, tmp_path):
+    out = tmp_path / "c.json"
+    r = _run(["capture", "--seconds", "10ms", "--json", str(out)] + args)
+    assert r.exit_code == 2, r.output
+    assert all(w in r.output for w in words), r.output
+    assert "irq_" not in r.output and "_bytes=" not in r.output and not out.exists()

@@ -137,7 +137,7 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
         if out_dir:
             res["limits"] = _limits(res, res["rate_sps"], costs, run_extra)
     except ValueError as e:
-        raise click.UsageError(str(e))
+        raise click.UsageError(cli_words(str(e)))
     click.echo(f"capture on {board}: {float(rate):.4g} samples/s x {sample_bytes} B, {buffers} x "
                f"{opts['buffer_bytes']} B buffers, {api} API, {cache} cache, {mode}")
     click.echo(f"  sustained            {'yes' if res['sustained'] else 'NO'}")
@@ -152,6 +152,32 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
     _write_record(json_path, "capture", res)
     _write_report(out_dir, res)
     exit_verdict(res["sustained"])
+
+
+#: The capture layer's refusals name its Python arguments; the command's user typed options.
+_CLI_WORDS = [
+    (r"\birq_delay_ns=([-+\d.e]+)", lambda m: f"--irq-delay {float(m.group(1)):g}ns"),
+    (r"\birq_delay_ns\b", "--irq-delay"),
+    (r"\birq_threshold=(\d+)", r"--irq-threshold \1"),
+    (r"\birq_threshold\b", "--irq-threshold"),
+    (r"\bdma_mode '(\w+)'", r"--dma-mode \1"),
+    (r"\bapi '(\w+)'", r"--api \1"),
+    (r"\bconsumer '(\w+)'", r"--consumer \1"),
+    (r"\bcpu_costs / --cpu-costs\b", "--cpu-costs"),
+    (r"\bfifo_bytes=", "--fifo-bytes "),
+    (r"\bsample_bytes=", "--sample-bytes "),
+    (r"\bconsumer_rate=", "--consumer-rate "),
+    (r"\bseconds=", "--seconds "),
+]
+
+
+def cli_words(msg: str) -> str:
+    """A capture refusal in the command's words: --irq-threshold 4, not irq_threshold=4."""
+    import re
+
+    for pattern, repl in _CLI_WORDS:
+        msg = re.sub(pattern, repl, msg)
+    return msg
 
 
 # What a real board's capture takes: the rest describe the virtual board's ADC, FIFO, CPU and sweeps.
