@@ -143,3 +143,11 @@ def test_capture_refusals_speak_in_options(args, words, tmp_path):
     assert r.exit_code == 2, r.output
     assert all(w in r.output for w in words), r.output
     assert "irq_" not in r.output and "_bytes=" not in r.output and not out.exists()
+
+
+@pytest.mark.parametrize("sub", [["regs", "--check"], ["test", "--no-cosim"], ["regs"]])
+def test_rtl_dir_that_is_not_one_is_refused(sub, tmp_path):
+    # it used to fall back to this checkout's rtl/ without a word (and `regs` would have rewritten it)
+    r = _run(["rtl", *sub, "--rtl-dir", str(tmp_path)])
+    assert r.exit_code == 2 and f"--rtl-dir {tmp_path}: no sgdma_csm.v there" in r.output, r.output
+    assert list(tmp_path.iterdir()) == []

@@ -20,7 +20,11 @@ class ToolMissing(RuntimeError):
 
 
 def rtl_dir(path: str | os.PathLike | None = None) -> Path:
-    """The rtl/ folder: the argument, $SGDMA_RTL_DIR, ./rtl, or the source tree's."""
+    """The rtl/ folder: the argument, $SGDMA_RTL_DIR, ./rtl, or the source tree's.  A folder the caller names
+    must be one: falling back to another would test (or regenerate) RTL nobody asked about."""
+    if path is not None and not (Path(path) / "sgdma_csm.v").is_file():
+        raise FileNotFoundError(f"--rtl-dir {path}: no sgdma_csm.v there; give the rtl/ folder of an sgdma checkout "
+                                f"(or leave --rtl-dir out to use this checkout's)")
     for cand in (path, os.environ.get("SGDMA_RTL_DIR"), Path.cwd() / "rtl",
                  Path(__file__).resolve().parents[3] / "rtl"):
         if cand and (Path(cand) / "sgdma_csm.v").is_file():
