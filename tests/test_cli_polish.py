@@ -151,3 +151,14 @@ def test_rtl_dir_that_is_not_one_is_refused(sub, tmp_path):
     r = _run(["rtl", *sub, "--rtl-dir", str(tmp_path)])
     assert r.exit_code == 2 and f"--rtl-dir {tmp_path}: no sgdma_csm.v there" in r.output, r.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_validate_trials_bound_named_in_its_option(tmp_path):
+    from sgdma.experiments import characterize as ch
+
+    per_trial = sum(p.bds * p.cycles for p in ch.s0_points())
+    fits = ch.MAX_SWEEP_BD_RUNS // per_trial
+    out = tmp_path / "v.json"
+    r = _run(["validate", "--trials", str(fits + 1), "--json", str(out)])
+    assert r.exit_code == 2 and f"--trials: {fits + 1}" in r.output and f"at most {fits} trials" in r.output, r.output
+    assert not out.exists()

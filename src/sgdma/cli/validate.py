@@ -8,20 +8,24 @@ from sgdma.cli.executor import executor_options, open_executor
 
 
 @click.command()
-@click.option("--trials", default=100, show_default=True, type=click.IntRange(1, 10_000),
-              help="trials per point of the S0 sweep (the spread checks need enough trials to see refresh)")
+@click.option("--trials", default=100, show_default=True, type=click.IntRange(1),
+              help="trials per point of the S0 sweep (the spread checks need enough trials to see refresh; at "
+                   "most what fits the sweep's bound of 2^32 BDs, about 5000)")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
-@executor_options
+@executor_options(cache=False)
 @click.option("--json", "json_path", type=OutPath(), help="write the checks as JSON")
 @click.option("--out", "out_dir", type=OutPath(directory=True), default=None,
               help="write the report here (report.html: every figure beside the model's value and its band)")
-def validate(trials: int, seed: int, jobs: int | None, executor: str, scheduler: str | None, cache: str | None,
-             json_path: str | None, out_dir: str | None) -> None:
+def validate(trials: int, seed: int, jobs: int | None, executor: str, scheduler: str | None, json_path: str | None, out_dir: str | None) -> None:
     """Each public figure (docs/calibration.md) beside the model's value; non-zero exit if one is out of band."""
+    from sgdma.experiments import characterize as ch
     from sgdma.experiments import validate as v
 
-    if cache:
-        raise click.BadParameter("validate always runs its sweep afresh", param_hint="--cache")
+    per_trial = sum(p.bds * p.cycles for p in ch.s0_points())
+    if trials * per_trial > ch.MAX_SWEEP_BD_RUNS:       # the sweep's own bound, in this command's option
+        raise click.BadParameter(f"{trials}: the S0 sweep runs {per_trial} BDs per trial, and at most "
+                                 f"{ch.MAX_SWEEP_BD_RUNS // per_trial} trials fit its limit of "
+                                 f"{ch.MAX_SWEEP_BD_RUNS:.3g} BDs", param_hint="--trials")
     with open_executor(executor, jobs, scheduler) as ex:
         checks = v.run(trials, seed, executor=ex)
     width = max(len(c.figure) for c in checks)
