@@ -162,3 +162,32 @@ def test_validate_trials_bound_named_in_its_option(tmp_path):
     r = _run(["validate", "--trials", str(fits + 1), "--json", str(out)])
     assert r.exit_code == 2 and f"--trials: {fits + 1}" in r.output and f"at most {fits} trials" in r.output, r.output
     assert not out.exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--rounds", "10000", "--packets", "100000"], ["over the limit of 2000000", "--rounds", "--packets"]),
+    (["--rounds", "10000", "--packets", "100", "--max-packet", "16M"], ["GB of payload", "--max-packet"]),
+    # 100 packets of up to 64 MiB: rings and buffers far beyond the board's DDR (this was a MemoryError, exit 3)
+    (["--rounds", "1", "--packets", "100", "--max-packet", "64M"], ["free in its DDR region", "--max-packet"]),
+])
+def test_selftest_refuses_what_it_cannot_do_before_it_runs(args, words, tmp_path):
+    out = tmp_path / "s.json"
+    r = _run(["selftest", "--json", str(out)] + args)
+    assert r.exit_code == 2, r.output
+    assert all(w in r.output for w in words), r.output
+    assert not out.exists()
+
+
+def test_selftest_max_packet_takes_units():
+    r = _run(["selftest", "--rounds", "1", "--packets", "4", "--max-packet", "8K"])
+    assert r.exit_code == 0 and "PASS" in r.output, r.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bds", "0"], "'0': the smallest allowed is 1"),
+    (["--cycles", "1.5"], "'1.5' is not a whole number"),
+    (["--bds", "x"], "'x' is not a count"),
+])
+def test_counts_are_not_called_bytes(args, message):
+    r = _run(["characterize"] + args)
+    assert r.exit_code == 2 and message in r.output and "bytes" not in r.output.split("Error:")[1], r.output

@@ -157,6 +157,24 @@ class Sizes(_UnitType):
         super().__init__(units.parse_sizes, minimum=minimum, maximum=maximum)
 
 
+class Counts(Sizes):
+    """A list of counts (BDs, cycles) in the sizes' grammar; its refusals speak of counts, not bytes."""
+
+    name = "counts"
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as e:
+            import re
+
+            msg = re.sub(r"('[^']*') is -?\d+ bytes; the (smallest|largest) size allowed is", r"\1: the \2 allowed is",
+                         e.message)
+            msg = re.sub(r"not a size \([^)]*\)", "not a count (use e.g. 16, 1K or 2^10)", msg)
+            e.message = msg.replace("whole number of bytes", "whole number")
+            raise
+
+
 class Time(_UnitType):
     """A time, converted to ns: 500ps, 1us, 2ms, 1e-6 (seconds)."""
 
@@ -386,8 +404,8 @@ def _write_record(path: str | None, kind: str, data, version: int = 1) -> None:
         _write_json(path, {"kind": kind, "version": version, "records": data})
 
 
-def _list_option(name: str, default: str, help: str):
-    return click.option(name, default=default, show_default=True, type=Sizes(),
+def _list_option(name: str, default: str, help: str, counts: bool = False):
+    return click.option(name, default=default, show_default=True, type=Counts() if counts else Sizes(),
                         help=help + " (e.g. 32,64 or 2^5..2^13)")
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import SEED_MAX, OutPath, _write_json, exit_verdict
+from sgdma.cli.common import SEED_MAX, OutPath, Size, _write_json, exit_verdict
 
 
 def _print_selftest(res, title: str) -> None:
@@ -43,8 +43,8 @@ def _linux_selftest(spec: str, seed: int, rounds: int, packets: int, max_packet:
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
 @click.option("--rounds", default=4, show_default=True, type=click.IntRange(1, 10_000))
 @click.option("--packets", default=32, show_default=True, type=click.IntRange(1, 100_000), help="packets per round")
-@click.option("--max-packet", default=3000, show_default=True, type=click.IntRange(1, 1 << 26),
-              help="largest packet in bytes")
+@click.option("--max-packet", default="3000", show_default=True, type=Size(maximum=1 << 26),
+              help="largest packet in bytes (e.g. 3000, 64K)")
 @click.option("--json", "json_path", type=OutPath(), help="write the result as JSON")
 def selftest_cmd(board: str, seed: int, rounds: int, packets: int, max_packet: int, json_path: str | None) -> None:
     """MM2S -> S2MM loopback with random packet sizes and BD splits; non-zero exit on any mismatch."""

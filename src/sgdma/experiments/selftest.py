@@ -149,11 +149,40 @@ def _simple_phase(board, rng, res: SelftestResult, transfers: int) -> None:
         dst.freebuffer()
 
 
+#: Work bounds of one self-test, checked before it runs.  Assumed from runs on a 2-core VM: ~30 us of host time
+#: per packet (a Python step per packet splits it into BDs) and ~0.2 GB/s of payload, so each is about a minute.
+MAX_PACKETS = 2_000_000
+MAX_PAYLOAD_BYTES = 32 << 30
+
+
+def check_request(board, rounds: int, packets: int, max_packet: int) -> None:
+    """Refuse (ValueError, in the command's option names) a self-test over the work bounds or one whose rings
+    and buffers cannot fit the board's memory."""
+    if rounds * packets > MAX_PACKETS:
+        raise ValueError(f"--rounds {rounds} x --packets {packets} is {rounds * packets} packets, over the limit of "
+                         f"{MAX_PACKETS} (about a minute); fewer --rounds or --packets")
+    if rounds * packets * max_packet > MAX_PAYLOAD_BYTES:
+        raise ValueError(f"--rounds {rounds} x --packets {packets} x --max-packet {max_packet} is up to "
+                         f"{rounds * packets * max_packet / 1e9:.3g} GB of payload, over the limit of "
+                         f"{MAX_PAYLOAD_BYTES / 1e9:.3g} GB (about a minute); fewer --rounds or --packets, or a "
+                         f"smaller --max-packet")
+    width = board.axi_dma.data_bytes
+    beats = -(-max_packet // width)
+    # two rings sized for packets split at every beat, the source, and the S2MM buffers (at most twice the source)
+    need = 2 * packets * (beats + 1) * P.BD_SIZE + 3 * packets * beats * width
+    free = board.bytes_free()
+    if need > free:
+        raise ValueError(f"--packets {packets} x --max-packet {max_packet}: a round's rings and buffers take up to "
+                         f"{need} bytes, and board {board.name!r} has {free} free in its DDR region; fewer "
+                         f"--packets or a smaller --max-packet")
+
+
 def run(preset: str = "zcu111", seed: int = 0, rounds: int = 4, packets: int = 32, max_packet: int = 3000,
         simple_transfers: int = 8) -> SelftestResult:
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
     board = VirtualBoard(preset, seed=seed, loopback=True)
+    check_request(board, rounds, packets, max_packet)
     res = SelftestResult(board=board.name, seed=seed)
     dma = AxiDma(board)
     dma.reset()
