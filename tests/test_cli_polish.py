@@ -191,3 +191,26 @@ def test_selftest_max_packet_takes_units():
 def test_counts_are_not_called_bytes(args, message):
     r = _run(["characterize"] + args)
     assert r.exit_code == 2 and message in r.output and "bytes" not in r.output.split("Error:")[1], r.output
+
+
+@pytest.mark.parametrize("flags, timing_only, warned", [
+    ([], False, None), (["--no-payload"], True, None), (["--payload"], False, None),
+    (["--timing-only"], True, "--timing-only is deprecated (it reads like a --fidelity): use --no-payload"),
+    (["--functional"], False, "--functional is deprecated (it reads like a --fidelity): use --payload"),
+    (["--preset", "s0"], True, None), (["--preset", "s0", "--payload"], False, None),
+])
+def test_payload_flags_and_their_old_names(flags, timing_only, warned, monkeypatch):
+    from sgdma.experiments import characterize as ch
+
+    seen = []
+    monkeypatch.setattr(ch, "sweep", lambda setup, points, **kw: seen.append(setup.timing_only) or iter(()))
+    args = ["characterize", "--trials", "1"] + ([] if "--preset" in flags else ["--bds", "4", "--bytes-per-bd", "64"])
+    r = CliRunner().invoke(main, args + flags)
+    assert r.exit_code == 0, r.output
+    assert seen == [timing_only]
+    assert (warned in r.output) if warned else ("deprecated" not in r.output)
+
+
+def test_payload_and_its_opposite_refused():
+    r = _run(SMALL + ["--payload", "--timing-only"])
+    assert r.exit_code == 2 and "choose one" in r.output, r.output

@@ -9,6 +9,16 @@ from sgdma.cli.fidelity import fast_check as fast_check_run, fidelity_options, p
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor, parquet_path_type, write_parquet
 
 
+def _renamed(new: str):
+    """The old names of --payload/--no-payload still work and say the new one: --functional was easily taken
+    for --fidelity functional (untimed), which it has nothing to do with."""
+    def callback(ctx, param, value):
+        if value:
+            click.echo(f"warning: {param.opts[0]} is deprecated (it reads like a --fidelity): use {new}", err=True)
+        return value
+    return callback
+
+
 @click.group(invoke_without_command=True)
 @click.option("--board", default="zcu111", show_default=True, help="board preset")
 @_list_option("--bytes-per-bd", "2^5..2^13", "bytes per BD")
@@ -22,8 +32,11 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor, p
               help="seeded trials per point [default: 10; 100 with --preset s0]")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_MAX))
 @cpu_load_option
-@click.option("--timing-only/--functional", default=None,
-              help="timing only: no payload bytes move [default: functional; timing only with --preset s0]")
+@click.option("--payload/--no-payload", "payload", default=None,
+              help="--no-payload: timing only, no payload bytes move [default: --payload; --no-payload with "
+                   "--preset s0]")
+@click.option("--timing-only", "old_no_payload", is_flag=True, hidden=True, callback=_renamed("--no-payload"))
+@click.option("--functional", "old_payload", is_flag=True, hidden=True, callback=_renamed("--payload"))
 @click.option("--preset", type=click.Choice(["s0"]), default=None,
               help="s0: S0's Table II sweep (bytes/BD x BDs, plus ring cycles) on its board")
 @fidelity_options(check=True)
@@ -37,11 +50,12 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor, p
                    "model with DDR refresh off and with zero interconnect latency")
 @click.pass_context
 def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed, cpu_load,
-                 timing_only, preset, fidelity, fast_periods, tolerance, fast_check, jobs, executor, scheduler, cache,
+                 payload, old_no_payload, old_payload, preset, fidelity, fast_periods, tolerance, fast_check, jobs, executor, scheduler, cache,
                  json_path, csv_path, parquet_path, plot_dir, out_dir):
     """Latency/throughput sweeps on the timed virtual board (S0's experiment)."""
     if ctx.invoked_subcommand is not None:
         return
+    timing_only = _timing_only(payload, old_no_payload, old_payload)
     if out_dir and fidelity == "functional":
         raise click.UsageError("--out with --fidelity functional: the report's regimes replay the memory timing "
                                "with one resource relaxed, and functional has none; use exact or fast")
@@ -156,6 +170,16 @@ def bd_create(board, cpus, bds, samples, seed, json_path, plot_dir, jobs, execut
     if plot_dir:
         for path in bdcreate.plot(records, plot_dir):
             click.echo(f"wrote {path}")
+
+
+def _timing_only(payload, old_no_payload: bool, old_payload: bool):
+    """--payload/--no-payload, or their old names; None: the mode's default."""
+    said = {v for v, given in ((False, payload is True), (True, payload is False), (True, old_no_payload),
+                               (False, old_payload)) if given}
+    if len(said) > 1:
+        raise click.UsageError("--payload and --no-payload (or --functional and --timing-only) both given: "
+                               "choose one")
+    return said.pop() if said else None
 
 
 def _write_outputs(records, json_path, csv_path, parquet_path, ch, partial: bool = False, regimes=None) -> None:
