@@ -127,6 +127,7 @@ static bool dt_find(const char *dir, const char *name, int depth, char *out, siz
 	struct dirent *e;
 	bool found = false;
 	DIR *d;
+	int w;
 
 	sg_linux_path(full, sizeof(full), dir);
 	d = opendir(full);
@@ -135,10 +136,14 @@ static bool dt_find(const char *dir, const char *name, int depth, char *out, siz
 	while (!found && (e = readdir(d))) {
 		if (e->d_name[0] == '.' || e->d_type != DT_DIR)
 			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
+		/* A path cut short would name another node (or none): skip a subtree too deep to name. */
+		w = snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
+		if (w < 0 || (size_t)w >= sizeof(sub))
+			continue;
 		if (!strncmp(e->d_name, name, len) && (!e->d_name[len] || e->d_name[len] == '@')) {
-			snprintf(out, n, "%s", sub);
-			found = true;
+			found = (size_t)w < n;
+			if (found)
+				memcpy(out, sub, (size_t)w + 1);
 		} else if (depth > 0) {
 			found = dt_find(sub, name, depth - 1, out, n);
 		}
