@@ -93,17 +93,33 @@ def write_compare(a: dict, b: dict, out_dir: str | Path, name_a: str = "A", name
 
 
 class Report:
-    """A record with a notebook face: `Report(rec)` in Jupyter shows the same page inline."""
+    """A record with a notebook face: `Report(rec)` in Jupyter shows the same page inline.
 
-    def __init__(self, rec: dict):
+    plotly.js (4.8 MB) goes into the notebook once, offline: the first Report shown in a kernel leaves its text in
+    the notebook page, and every report (an iframe) runs it in its own window.  ``plotly="inline"`` puts it into
+    this output too: for a notebook whose first report's output was cleared or not trusted (docs/reports.md)."""
+
+    _plotly_shown = False                  # this kernel has put plotly.js into the notebook page
+
+    def __init__(self, rec: dict, plotly: str = "once"):
         check(rec)
-        self.record = rec
+        if plotly not in ("once", "inline"):
+            raise ValueError(f"plotly={plotly!r}: 'once' (the first Report of the kernel carries plotly.js) or "
+                             f"'inline' (this one does)")
+        self.record, self.plotly = rec, plotly
 
     def _repr_html_(self) -> str:
         import html
 
-        return (f"<iframe srcdoc=\"{html.escape(html_of(self.record))}\" style='width:100%;height:900px;"
-                "border:0'></iframe>")
+        lib = ""
+        if self.plotly == "inline" or not Report._plotly_shown:
+            from plotly.offline import get_plotlyjs
+
+            text = json.dumps(get_plotlyjs()).replace("</", "<\\/")
+            lib = f"<script>window.sgdmaPlotlySource = {text};</script>"     # for every report's iframe to run
+            Report._plotly_shown = True
+        page = html_page(view_of(self.record), self.record, plotly="parent")
+        return f"{lib}<iframe srcdoc=\"{html.escape(page)}\" style='width:100%;height:900px;border:0'></iframe>"
 
     def write(self, out_dir) -> dict:
         return write(self.record, out_dir)

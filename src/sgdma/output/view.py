@@ -58,9 +58,37 @@ th{background:#eef}.notes{color:#555;font-size:12px}
 """
 
 
-def html_page(v: View, record: dict, embed_record: bool = True, rebuild: str = "sgdma report RESULT.json") -> str:
-    from plotly.offline import get_plotlyjs
+#: A page drawn inside a notebook output (an iframe) runs plotly.js from the text the notebook page holds (Report
+#: puts it there once, as window.sgdmaPlotlySource), in its own window as the file report does; it waits for it a
+#: bounded time, then says in each figure how to get it.
+_PLOTLY_FROM_PARENT = """<script>
+function sgdmaPlotly() {
+  if (window.Plotly) return window.Plotly;
+  let src;
+  try { src = window.parent.sgdmaPlotlySource; } catch (err) { return undefined; }
+  if (!src) return undefined;
+  const s = document.createElement('script');
+  s.text = src;
+  document.head.appendChild(s);
+  return window.Plotly;
+}
+</script>"""
+_NO_PLOTLY = ("Plotly is not loaded in this notebook: it comes with the first Report shown in the kernel. "
+              "Show this one with Report(record, plotly='inline') to embed it here.")
 
+
+def html_page(v: View, record: dict, embed_record: bool = True, rebuild: str = "sgdma report RESULT.json",
+              plotly: str = "inline") -> str:
+    """The report page.  ``plotly``: "inline" embeds plotly.js (a file that works offline, 4.8 MB); "parent"
+    runs the copy the page holding this one's iframe keeps (a notebook output, see Report)."""
+    if plotly == "inline":
+        from plotly.offline import get_plotlyjs
+
+        lib = f"<script>{get_plotlyjs()}</script>{_PLOTLY_FROM_PARENT}"
+    elif plotly == "parent":
+        lib = _PLOTLY_FROM_PARENT
+    else:
+        raise ValueError(f"plotly={plotly!r}: 'inline' or 'parent'")
     e = html.escape
     cls = "" if v.ok is None else ("ok" if v.ok else "bad")
     head = "".join(f"<p>{e(s)}</p>" for s in v.headline)
@@ -94,16 +122,21 @@ def html_page(v: View, record: dict, embed_record: bool = True, rebuild: str = "
     rec = f"<script type='application/json' id='sgdma-record'>{rec_json}</script>" if embed_record else ""
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>{e(v.title)}</title>
-<style>{_CSS}</style><script>{get_plotlyjs()}</script></head><body><main>
+<style>{_CSS}</style>{lib}</head><body><main>
 <h1>{e(v.title)}</h1><div class="verdict {cls}">{head}</div><div class="facts">{facts}</div>
 {tables if v.tables_first else ''}{''.join(body)}{'' if v.tables_first else tables}<div class="notes">{notes}<p>Generated from the result record (kind {e(str(record.get('kind')))},
 version {e(str(record.get('version')))}); rebuild with <code>{e(rebuild)}</code>.</p></div>
 </main>{rec}<script>
 window.sgdmaPlots = 0;
-for (const s of {data}) {{
-  Plotly.newPlot(s.id, s.data, Object.assign(s.layout, {{autosize: true}}),
-                 {{responsive: true, displaylogo: false}}).then(() => {{ window.sgdmaPlots += 1; }});
-}}
+(function draw(tries) {{
+  const P = sgdmaPlotly();
+  if (!P && tries < 50) {{ setTimeout(() => draw(tries + 1), 100); return; }}
+  for (const s of {data}) {{
+    if (!P) {{ document.getElementById(s.id).textContent = {json.dumps(_NO_PLOTLY)}; continue; }}
+    P.newPlot(s.id, s.data, Object.assign(s.layout, {{autosize: true}}),
+              {{responsive: true, displaylogo: false}}).then(() => {{ window.sgdmaPlots += 1; }});
+  }}
+}})(0);
 </script></body></html>"""
 
 
