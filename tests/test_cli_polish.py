@@ -214,3 +214,28 @@ def test_payload_flags_and_their_old_names(flags, timing_only, warned, monkeypat
 def test_payload_and_its_opposite_refused():
     r = _run(SMALL + ["--payload", "--timing-only"])
     assert r.exit_code == 2 and "choose one" in r.output, r.output
+
+
+def test_capture_sweep_refuses_a_rate_it_would_ignore():
+    # the sweep finds each point's highest sustained rate: a --rate given with it would be dropped
+    r = _run(["capture", "--sweep", "buffer-size", "--rate", "1"])
+    assert r.exit_code == 2 and "--rate: not used with --sweep" in r.output, r.output
+
+
+def test_a_command_that_cannot_load_is_one_line_and_exit_3(monkeypatch):
+    import importlib
+
+    import sgdma.cli as cli
+
+    real = importlib.import_module
+
+    def broken(name, *a, **kw):
+        if name == "sgdma.cli.sequence":
+            raise ImportError("cannot import name '_core' from 'sgdma'")
+        return real(name, *a, **kw)
+
+    monkeypatch.setattr(cli.importlib, "import_module", broken)
+    for args in (["demo"], ["--help"]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 3 and "Traceback" not in r.output, r.output
+        assert "sgdma demo: cannot load it" in r.output and "build_ext" in r.output

@@ -36,7 +36,15 @@ class _LazyGroup(Group):
         spec = COMMANDS.get(name)
         if spec is None:
             return None
-        return getattr(importlib.import_module(spec[0]), spec[1])
+        try:
+            module = importlib.import_module(spec[0])
+        except ImportError as e:             # a broken install: one line and exit 3, also under --help
+            from sgdma.cli.common import Failure
+
+            raise Failure(f"sgdma {name}: cannot load it ({e}); the C extension may not be built for this "
+                          f"Python: run `python setup.py build_ext --inplace` in the checkout, or reinstall "
+                          f"sgdma") from None
+        return getattr(module, spec[1])
 
 
 @click.group(cls=_LazyGroup)

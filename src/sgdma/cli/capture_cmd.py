@@ -81,9 +81,10 @@ def capture_cmd(ctx, board, rate, sample_bytes, buffer_size, buffers, api, cache
             raise click.UsageError(f"{', '.join(given)}: where a sweep's points run; they apply to --sweep only")
         refuse_ignored(ctx, ("plot_dir",), "without --sweep (only the sweep draws a plot)")
     else:
-        refuse_ignored(ctx, ("api", "cache", "buffer_size", "find_max_rate", "cpu_load", "irq_threshold",
+        refuse_ignored(ctx, ("rate", "api", "cache", "buffer_size", "find_max_rate", "cpu_load", "irq_threshold",
                              "irq_delay"), "with --sweep (it sweeps the buffer size over every API and cache "
-                                           "policy, with the default interrupt settings)")
+                                           "policy, finding each point's highest rate, with the default "
+                                           "interrupt settings)")
     if find_max_rate:
         refuse_ignored(ctx, ("rate", "cpu_load", "irq_threshold", "irq_delay"),
                        "with --find-max-rate (it searches the rate, with the default interrupt settings)")
