@@ -239,3 +239,27 @@ def test_a_command_that_cannot_load_is_one_line_and_exit_3(monkeypatch):
         r = CliRunner().invoke(main, args)
         assert r.exit_code == 3 and "Traceback" not in r.output, r.output
         assert "sgdma demo: cannot load it" in r.output and "build_ext" in r.output
+
+
+@pytest.mark.parametrize("args, words", [
+    (SMALL + ["--fidelity", "functional", "--plot", "{d}/p"], "--plot with --fidelity functional"),
+    (["plan", "--gate-time", "1us", "--bytes-per-gate", "64", "--fidelity", "functional", "--map"],
+     "--map with --fidelity functional"),
+])
+def test_timing_outputs_refused_at_functional(args, words, tmp_path):
+    r = _run([a.format(d=tmp_path) for a in args])
+    assert r.exit_code == 2 and words in r.output, r.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_report_says_its_fidelity_on_top(tmp_path):
+    from sgdma.output import report
+
+    r = _run(["plan", "--gate-time", "1us", "--bytes-per-gate", "64", "--trials", "2", "--fidelity", "functional",
+              "--out", str(tmp_path / "f")])
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "f" / "report.html").read_text()
+    verdict = page[page.index("<div class=\"verdict"):page.index("<div class=\"facts\">")]
+    assert "fidelity functional: SG rings walked untimed" in verdict
+    exact = report.html_of(json.loads((tmp_path / "f" / "result.json").read_text()) | {"fidelity": "exact"})
+    assert "class='fid'" not in exact

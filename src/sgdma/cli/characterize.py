@@ -59,6 +59,9 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
     if out_dir and fidelity == "functional":
         raise click.UsageError("--out with --fidelity functional: the report's regimes replay the memory timing "
                                "with one resource relaxed, and functional has none; use exact or fast")
+    if plot_dir and fidelity == "functional":
+        raise click.UsageError("--plot with --fidelity functional: S0's figures plot latency and throughput, and "
+                               "functional's times are not the board's; use exact or fast")
     from sgdma.experiments import characterize as ch
 
     if preset == "s0":

@@ -31,6 +31,9 @@ def plan_cmd(gate_time, bytes_per_gate, channels, board, fifo_depth, trials, see
     """Feasible or not, the margin, and a recommended BD size and ring, from short runs of the timed model."""
     from sgdma.experiments import plan as pl
 
+    if with_map and fidelity == "functional":
+        raise click.UsageError("--map with --fidelity functional: the map bisects the shortest gate time on the "
+                               "timed model, and functional has no timing; use exact or fast")
     with open_executor(executor, jobs, scheduler) as ex:          # one executor for every candidate and the map
         try:
             with TrialProgress(0, "plan") as bar:

@@ -45,7 +45,7 @@ margin:0;background:#f4f5f7}main{max-width:1180px;margin:0 auto;padding:16px 20p
 h1{font-size:20px;margin:4px 0 10px}h2{font-size:16px;margin:22px 0 6px}
 .verdict{border-left:6px solid #888;background:#fff;padding:10px 14px;margin:0 0 12px;border-radius:4px}
 .verdict.ok{border-color:#2ca02c}.verdict.bad{border-color:#d62728}.verdict p{margin:3px 0}
-.verdict p:first-child{font-size:17px;font-weight:600}
+.verdict p:first-child{font-size:17px;font-weight:600}.verdict p.fid{color:#8a5a00;font-size:13px}
 .facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(270px,1fr));gap:6px;margin-bottom:10px}
 .fact{background:#fff;border-radius:4px;padding:6px 10px}.fact b{font-size:16px}.fact .n{color:#555;font-size:12px}
 .fact b.long{font-size:12.5px;font-weight:normal}.fact .d{color:#666;font-size:11.5px}
@@ -77,6 +77,17 @@ _NO_PLOTLY = ("Plotly is not loaded in this notebook: it comes with the first Re
               "Show this one with Report(record, plotly='inline') to embed it here.")
 
 
+def record_fidelity(record: dict) -> tuple[str, str] | None:
+    """(fidelity, note) of a record or of its first point record; None when it does not say."""
+    rows = record.get("records")
+    src = record if "fidelity" in record else rows[0] if isinstance(rows, list) and rows and \
+        isinstance(rows[0], dict) and "fidelity" in rows[0] else None
+    if src is None:
+        return None
+    note = str(src.get("fidelity_note") or "")
+    return str(src["fidelity"]), note.split(": ", 1)[1] if note.startswith(f"{src['fidelity']}: ") else note
+
+
 def html_page(v: View, record: dict, embed_record: bool = True, rebuild: str = "sgdma report RESULT.json",
               plotly: str = "inline") -> str:
     """The report page.  ``plotly``: "inline" embeds plotly.js (a file that works offline, 4.8 MB); "parent"
@@ -92,6 +103,9 @@ def html_page(v: View, record: dict, embed_record: bool = True, rebuild: str = "
     e = html.escape
     cls = "" if v.ok is None else ("ok" if v.ok else "bad")
     head = "".join(f"<p>{e(s)}</p>" for s in v.headline)
+    fid = record_fidelity(record)
+    if fid and fid[0] != "exact":                   # numbers not from the reference model say so on top
+        head += f"<p class='fid'>fidelity {e(fid[0])}{': ' + e(fid[1]) if fid[1] else ''}</p>"
     facts = "".join(f"<div class='fact' title='{e(f.definition)}'><span class='n'>{e(f.name)}</span><br>"
                     f"<b{' class=long' if len(fmt(f.value)) > 30 else ''}>{e(fmt(f.value))}</b> {e(f.unit)}<div class='d'>{e(f.definition)}</div></div>"
                     for f in v.facts)
