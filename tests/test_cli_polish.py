@@ -263,3 +263,25 @@ def test_a_report_says_its_fidelity_on_top(tmp_path):
     assert "fidelity functional: SG rings walked untimed" in verdict
     exact = report.html_of(json.loads((tmp_path / "f" / "result.json").read_text()) | {"fidelity": "exact"})
     assert "class='fid'" not in exact
+
+
+def test_rtio_demo_longer_than_its_wait_is_refused(tmp_path):
+    r = _run(["rtio", "demo", "--pulses", "100", "--period-ns", "1e9", "--out", str(tmp_path / "d")])
+    assert r.exit_code == 2 and "over the playback's limit of 10 s" in r.output, r.output
+    assert not (tmp_path / "d").exists()
+
+
+def test_rtio_demo_region_holds_the_largest_train(tmp_path):
+    # 2^20 pulses (the option's maximum) are 2^21 DMA records: more than CoreDMA's default 16 MiB region
+    # (a DMAError, exit 3, before the region was sized to the train)
+    r = _run(["rtio", "demo", "--pulses", str(1 << 20), "--period-ns", "200", "--out", str(tmp_path / "d")])
+    assert r.exit_code == 0, r.output
+    assert f"played {2 << 20} events" in r.output
+
+
+def test_rtio_bench_batch_that_never_sustains_is_a_verdict(tmp_path):
+    out = tmp_path / "b.json"
+    r = _run(["rtio", "bench", "--initiator", "acp-batch", "--batch", "65536", "--baseline", "", "--json", str(out)])
+    assert r.exit_code == 1, r.output
+    assert "NOT SUSTAINED acp-batch" in r.output and "smaller --batch" in r.output and "Traceback" not in r.output
+    assert json.loads(out.read_text()) == []
