@@ -285,3 +285,15 @@ def test_rtio_bench_batch_that_never_sustains_is_a_verdict(tmp_path):
     assert r.exit_code == 1, r.output
     assert "NOT SUSTAINED acp-batch" in r.output and "smaller --batch" in r.output and "Traceback" not in r.output
     assert json.loads(out.read_text()) == []
+
+
+@pytest.mark.parametrize("mode, why", [(["--direction", "s2mm"], "S2MM"), (["--mode", "simple", "--bds", "1"],
+                                                                            "simple mode"),
+                                       (["--cpu-load", "800MB/s"], "--cpu-load")])
+def test_fast_check_refused_where_fast_runs_exact(mode, why, tmp_path):
+    # fast runs these sweeps exact, so rerunning points exact would compare exact with exact: a check that
+    # cannot fail
+    out = tmp_path / "c.json"
+    r = _run(SMALL + ["--fidelity", "fast", "--fast-check", "2", "--json", str(out)] + mode)
+    assert r.exit_code == 2 and f"--fast-check with {why}" in r.output, r.output
+    assert not out.exists()

@@ -86,6 +86,14 @@ def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, directi
                          fast_periods=fast_periods, tolerance=tolerance)
         if fast_check and fidelity != "fast":
             raise click.UsageError("--fast-check checks the fast fidelity against exact: add --fidelity fast")
+        if fast_check:
+            from sgdma.experiments.fidelity import unvalidated
+
+            why = unvalidated(setup)
+            if why:                                 # every trial runs exact: the check could not fail
+                raise click.UsageError(f"--fast-check with {why}: fast runs every trial of this sweep exact (its "
+                                       f"estimator is not validated there), so there is nothing to check; leave "
+                                       f"--fast-check out")
         with open_executor(executor, jobs, scheduler) as ex, \
                 TrialProgress(len(points) * trials, f"{len(points)} points x {trials} trials") as bar:
             def progress(done, total):
