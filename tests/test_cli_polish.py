@@ -297,3 +297,17 @@ def test_fast_check_refused_where_fast_runs_exact(mode, why, tmp_path):
     r = _run(SMALL + ["--fidelity", "fast", "--fast-check", "2", "--json", str(out)] + mode)
     assert r.exit_code == 2 and f"--fast-check with {why}" in r.output, r.output
     assert not out.exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "{d}/c.toml", "--json", "{d}/c.toml"],
+    ["run", "--json", "{d}/c.toml", "{d}/c.toml"],              # either order
+    ["capture", "--cpu-costs", "{d}/c.toml", "--json", "{d}/c.toml", "--seconds", "10ms"],
+])
+def test_an_output_over_an_input_is_refused(args, tmp_path):
+    src = tmp_path / "c.toml"
+    src.write_text('[[gates]]\ngate = "rx"\ntheta = 1.0\nqubit = 0\n')
+    before = src.read_text()
+    r = _run([a.format(d=tmp_path) for a in args])
+    assert r.exit_code == 2 and "destroy" in r.output, r.output
+    assert src.read_text() == before

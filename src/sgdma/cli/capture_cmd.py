@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import SEED_MAX, Bandwidth, OutPath, Rate, Size, Time, _write_record, cpu_load_option, exit_verdict, refuse_ignored
+from sgdma.cli.common import (SEED_MAX, Bandwidth, InPath, OutPath, Rate, Size, Time, _write_record, cpu_load_option,
+                              exit_verdict, refuse_ignored)
 from sgdma.cli.executor import TrialProgress, executor_options, open_executor
 
 
@@ -39,7 +40,7 @@ from sgdma.cli.executor import TrialProgress, executor_options, open_executor
 @click.option("--consumer", type=click.Choice(["none", "touch", "copy", "file"]), default="none", show_default=True,
               help="what the application does with each buffer: nothing, read every byte, copy it, write it to a "
                    "file (at the costs' file_write_mbps); each is CPU time and DRAM traffic")
-@click.option("--cpu-costs", "cpu_costs", type=click.Path(dir_okay=False), default=None,
+@click.option("--cpu-costs", "cpu_costs", type=InPath(exists=False), default=None,
               help="TOML file of host-path cost items replacing the preset's (e.g. syscall_ns = 2000)")
 @click.option("--dma-mode", type=click.Choice(["sg", "simple"]), default="sg", show_default=True,
               help="sg: a BD ring of buffers; simple: direct-register buffer swapping from the interrupt handler "

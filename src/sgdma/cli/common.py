@@ -220,16 +220,39 @@ class OutPath(click.ParamType):
 def _claim(path: str, directory: bool, param, ctx) -> None:
     """Two outputs of one command on one path: the second would overwrite the first (or fail on the directory
     the first made) after the work, so refuse it now.  Two directory outputs may share a folder: their files
-    have different names."""
+    have different names.  An output on an input file would destroy the input."""
     if ctx is None or param is None:
         return
     key = os.path.realpath(path)
+    read = ctx.meta.get("sgdma.inputs", {}).get(key)
+    if read:
+        raise click.BadParameter(f"{path!r} is the {read} this command reads: writing there would destroy it; "
+                                 f"give the output another path", ctx=ctx, param=param)
     claimed = ctx.meta.setdefault("sgdma.outputs", {})
     other = claimed.get(key)
     if other and other[0] != param.name and not (directory and other[1]):
         raise click.BadParameter(f"{path!r} is also the path of {other[2]}: each output needs its own path, or "
                                  f"one of them would overwrite the other", ctx=ctx, param=param)
     claimed.setdefault(key, (param.name, directory, param.opts[0]))
+
+
+class InPath(click.Path):
+    """An input file (it must exist): no output of the same command may be written over it."""
+
+    def __init__(self, **kwargs):
+        super().__init__(exists=kwargs.pop("exists", True), dir_okay=False, **kwargs)
+
+    def convert(self, value, param, ctx):
+        value = super().convert(value, param, ctx)
+        if ctx is not None and param is not None:
+            key = os.path.realpath(str(value))
+            out = ctx.meta.get("sgdma.outputs", {}).get(key)
+            what = param.opts[0] if param.opts[0].startswith("-") else param.human_readable_name
+            if out:
+                self.fail(f"{value!r} is also the path of {out[2]}: writing there would destroy this input; give "
+                          f"the output another path", param, ctx)
+            ctx.meta.setdefault("sgdma.inputs", {})[key] = what
+        return value
 
 
 def writable_problem(path: str, directory: bool) -> str | None:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from sgdma.cli.common import OutPath, writable_problem
+from sgdma.cli.common import InPath, OutPath, writable_problem
 
 
 @click.command("report")
-@click.argument("results", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.argument("results", nargs=-1, required=True, type=InPath())
 @click.option("--out", "out_dir", default=None, type=OutPath(directory=True),
               help="directory for report.html (compare.html for two records) and the figures (default: next to the "
                    "first RESULT)")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from sgdma.cli.common import OutPath, _write_json, _write_record
+from sgdma.cli.common import InPath, OutPath, _write_json, _write_record
 
 INITIATORS = ("csr", "acp", "acp-batch", "fifo")
 
@@ -89,7 +89,7 @@ def bench(initiator: str, board: str, baseline: str, batch: int, json_path, plot
 
 
 @rtio.command()
-@click.argument("dump", type=click.Path(exists=True, dir_okay=False))
+@click.argument("dump", type=InPath())
 @click.option("--vcd", "vcd_path", type=OutPath(), required=True, help="VCD file to write")
 @click.option("--ref-period-ns", default=1.0, show_default=True, help="the core's reference period (mu)")
 @click.option("--wide", default="8", show_default=True, help="comma-separated channels drawn as 64-bit data")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from sgdma.cli.common import SEED_MAX, OutPath, Progress, Time, _write_json
+from sgdma.cli.common import SEED_MAX, InPath, OutPath, Progress, Time, _write_json
 from sgdma.cli.fidelity import fidelity_options
 
 
@@ -90,7 +90,7 @@ def demo(board, mailbox, fifo_depth, gate_time, passes, seed, out_dir, json_path
 
 
 @click.command("run")
-@click.argument("circuit_file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("circuit_file", type=InPath())
 @_playback_options(out_help=f"write {FILES} here  [default: no files; the summary only]")
 @click.option("--headroom", is_flag=True,
               help="also find the shortest gate time with zero underflows and what limits it (up to 18 more plays)")
