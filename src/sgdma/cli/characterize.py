@@ -50,7 +50,8 @@ def _renamed(new: str):
                    "model with DDR refresh off and with zero interconnect latency")
 @click.pass_context
 def characterize(ctx, board, bytes_per_bd, bds, cycles, mode, placement, direction, port, trials, seed, cpu_load,
-                 payload, old_no_payload, old_payload, preset, fidelity, fast_periods, tolerance, fast_check, jobs, executor, scheduler, cache,
+                 payload, old_no_payload, old_payload, preset, fidelity, fast_periods, tolerance, fast_check, jobs,
+                 executor, scheduler, cache,
                  json_path, csv_path, parquet_path, plot_dir, out_dir):
     """Latency/throughput sweeps on the timed virtual board (S0's experiment)."""
     if ctx.invoked_subcommand is not None:
@@ -246,7 +247,7 @@ def _print_s0_summary(records: list[dict]) -> None:
     pairs = [(abs(r["throughput_mbps"]["median"] / by[(r["bytes_per_bd"], r["bds"] * r["cycles"])]
                   ["throughput_mbps"]["median"] - 1), r) for r in cyc
              if (r["bytes_per_bd"], r["bds"] * r["cycles"]) in by]
-    worst = max(pairs, key=lambda p: p[0]) if pairs else None        # equal gaps (functional: 0) must not compare records
+    worst = max(pairs, key=lambda p: p[0]) if pairs else None      # ties (functional: 0) must not compare records
     if worst:
         r = worst[1]
         click.echo(f"cyclic mode: N cycles of a k-BD ring vs one ring of N*k BDs differ by at most "

@@ -16,7 +16,8 @@ from sgdma.cli.executor import executor_options, open_executor
 @click.option("--json", "json_path", type=OutPath(), help="write the checks as JSON")
 @click.option("--out", "out_dir", type=OutPath(directory=True), default=None,
               help="write the report here (report.html: every figure beside the model's value and its band)")
-def validate(trials: int, seed: int, jobs: int | None, executor: str, scheduler: str | None, json_path: str | None, out_dir: str | None) -> None:
+def validate(trials: int, seed: int, jobs: int | None, executor: str, scheduler: str | None, json_path: str | None,
+             out_dir: str | None) -> None:
     """Each public figure (docs/calibration.md) beside the model's value; non-zero exit if one is out of band."""
     from sgdma.experiments import characterize as ch
     from sgdma.experiments import validate as v
