@@ -178,3 +178,10 @@ def test_pcie_run_any_geometry(pcie_board, packet, nelem, chan):
 def test_rtio_stimulus_times_checked(rtio_board):
     with pytest.raises(ValueError, match="stimulus"):
         _core.rtio_stimulus(rtio_board._b, 0, np.array([1, (1 << 63) - 1], np.int64).tobytes(), b"\x01\x00")
+
+
+@pytest.mark.parametrize("key", ["dma.include_sg", "dma.has_dre", "stream.loopback", "stream.sink_record"])
+def test_yes_no_board_options_refuse_other_values(key):
+    """A yes/no build option given 2 was taken as 'yes' (bsp --set dma.include_sg=2 wrote it into xparameters.h)."""
+    with pytest.raises(ValueError, match=rf"{key} = 2: a yes/no option takes 0 or 1"):
+        VirtualBoard("pg021", options={key: 2})

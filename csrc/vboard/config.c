@@ -386,6 +386,13 @@ int vb_config_check(const struct vb_config *c, char *err, size_t n)
 	if (c->ic.early_bresp > 1)
 		FAIL("ic.early_bresp = %u: must be 0 (B from the memory controller) or 1 (B on acceptance)",
 		     c->ic.early_bresp);
+	const struct { const char *name; unsigned v; } yes_no[] = {
+		{ "dma.include_sg", c->dma.include_sg }, { "dma.has_dre", c->dma.has_dre },
+		{ "stream.loopback", c->loopback }, { "stream.sink_record", c->sink_record },
+	};
+	for (size_t i = 0; i < sizeof yes_no / sizeof yes_no[0]; i++)
+		if (yes_no[i].v > 1)
+			FAIL("%s = %u: a yes/no option takes 0 or 1", yes_no[i].name, yes_no[i].v);
 	if (c->ic.request_ns < 0 || c->ic.response_ns < 0)
 		FAIL("ic.request_ns / ic.response_ns must be >= 0");
 	if (c->ic.width_bits && !(c->ic.clock_mhz > 0))
