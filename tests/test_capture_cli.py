@@ -2,6 +2,7 @@
 import json
 
 import pytest
+import sgdma
 
 from click.testing import CliRunner
 
@@ -51,3 +52,8 @@ def test_bad_cpu_load_is_refused_before_the_board_is_built_naming_the_option(val
     r = CliRunner().invoke(main, ["capture", "--board", "zc706", "--seconds", "100us", "--cpu-load", value])
     assert r.exit_code == 2
     assert "'--cpu-load'" in r.output
+
+
+def test_a_huge_cpu_load_is_called_too_large_not_unreadable():
+    with pytest.raises(ValueError, match=r"1e20MB/s.*must be 0\.\.1e6 MB/s"):
+        sgdma.VirtualBoard("zynq7000", cpu_load="1e20MB/s")

@@ -384,7 +384,7 @@ def cpu_load_options(load) -> dict:
         text = load.strip()
         try:     # a bare number is MB/s here (the preset key's unit); with a unit, the one byte-rate grammar
             rate = float(text) if re.fullmatch(r"[+-]?[\d.]+(e[+-]?\d+)?", text, re.I) else \
-                units.parse_bandwidth(text, minimum=0.0) / 1e6
+                units.parse_bandwidth(text, minimum=0.0, maximum=float("inf")) / 1e6  # range checked below
         except (ValueError, units.UnitError):
             raise ValueError(f"cpu_load={load!r}: not a rate; write e.g. 800MB/s or 1.2GB/s") from None
     else:
