@@ -2,9 +2,9 @@
 import json
 
 import pytest
-import sgdma
-
 from click.testing import CliRunner
+
+import sgdma
 
 from sgdma.cli import main
 
