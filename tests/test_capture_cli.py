@@ -5,7 +5,6 @@ import pytest
 from click.testing import CliRunner
 
 import sgdma
-
 from sgdma.cli import main
 
 
