@@ -17,7 +17,8 @@ from sgdma.cli.executor import executor_options, open_executor
               help="write the report here (report.html: every figure beside the model's value and its band)")
 def validate(trials: int, seed: int, jobs: int | None, executor: str, scheduler: str | None, cache: str | None,
              json_path: str | None, out_dir: str | None) -> None:
-    """Each public figure (docs/calibration.md) beside the model's value; non-zero exit if one is out of band."""
+    """Each public figure (docs/calibration.md) beside the model's value; non-zero exit if one is out of band
+    (a known miss, marked so, is shown with its band but not counted)."""
     from sgdma.experiments import validate as v
 
     if cache:
