@@ -103,7 +103,10 @@ def test_the_worked_example_of_the_issue():
     # the same through an uncached mapping: the A9 cannot copy 160 MB/s out of non-cacheable memory
     u = capture_cli.cli_run(board="zynq7000", rate="40e6", sample_bytes=4, buffer_size="128KiB", buffers=16,
                         api="copy", cache="uncached", seconds=0.1)
-    assert not u["sustained"] and u["throughput_mbps"] < 55 and u["cpu_load"] > 0.95
+    from sgdma.models.cpu import CpuModel
+
+    uncached_mbps = CpuModel.for_board("zynq7000", "apu").params["memcpy_uncached_mbps"]["value"]
+    assert not u["sustained"] and u["throughput_mbps"] < uncached_mbps and u["cpu_load"] > 0.95
     z = capture_cli.cli_run(board="zynq7000", rate="40e6", sample_bytes=4, buffer_size="128KiB", buffers=16,
                         api="zerocopy", cache="uncached", seconds=0.1)
     assert z["sustained"] and z["cpu_load"] < 0.05
@@ -136,8 +139,12 @@ def test_zero_copy_without_maintenance_beats_explicit_sync_at_small_buffers():
 def test_copy_uncached_max_rate_is_the_uncached_memcpy():
     from sgdma.capture import find_max_rate
 
+    from sgdma.models.cpu import CpuModel
+
+    # the preset's figure: one 8-byte strongly-ordered load per path + DRAM round trip (derived in the part file)
+    mbps = CpuModel.for_board("zynq7000", "apu").params["memcpy_uncached_mbps"]["value"]
     r = find_max_rate("zynq7000", 4, 64 << 10, 8, api="copy", cache="uncached", rel_tol=0.02)
-    assert 0.9 * 50 < r["max_mbps"] < 50                    # memcpy_uncached_mbps, less the per-buffer work
+    assert 0.85 * mbps < r["max_mbps"] < mbps               # memcpy_uncached_mbps, less the per-buffer work
     assert r["runs"] and all(k in r for k in ("max_rate_sps", "pps", "cpu_load", "trials"))
 
 

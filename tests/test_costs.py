@@ -55,3 +55,13 @@ def test_info_costs_cli(tmp_path):
     r = subprocess.run([sys.executable, "-m", "sgdma.cli", "info", "--board", "--costs"], capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 2 and "--costs" in r.stderr
+
+
+def test_preset_lines_fit_the_c_loader():
+    # the board's C preset loader reads a line into 1024 bytes (csrc/vboard/preset.c); a longer source
+    # line is cut and the rest misread as a key, so a long source must stay under that
+    root = pathlib.Path(presets.__file__).parent / "presets"
+    assert list(root.rglob("*.toml"))
+    long = [f"{p.relative_to(root)}:{n}" for p in sorted(root.rglob("*.toml"))
+            for n, line in enumerate(p.read_text().splitlines(), 1) if len(line.encode()) >= 1023]
+    assert not long, f"preset lines too long for the C loader: {long}"

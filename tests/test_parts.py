@@ -21,7 +21,8 @@ ZYNQ7000_BOARDS = ("pynq-z2", "zedboard", "e310", "zc706")
 FACTS = {"pynq-z2": (525.0, 16, 650.0, 100.0), "zedboard": (525.0, 32, 650.0, 100.0),
          "e310": (533.333, 32, 666.67, 50.0), "zc706": (533.333, 32, 800.0, 150.0)}
 CITED = ("assumed", "calibrated", "derived", "UG", "PG0", "JESD", "TRM", "S0", "seed 001", "artiq-rtio",
-         "zynq-memory-system.md", "e3xx-transport.md", "calibration.md", "model option", "Vivado")
+         "zynq-memory-system.md", "e3xx-transport.md", "calibration.md", "model option", "Vivado",
+         "Linux ")
 
 
 def _value(doc, dotted):

@@ -21,9 +21,11 @@ def _ns(r):
 
 
 def _one_load_ns(board, word):
-    """The round trip of one uncached load of ``word`` bytes on this board (path + DRAM)."""
+    """The round trip of one uncached load of ``word`` bytes on this board (path + DRAM), to an open row:
+    the first load opens it (as the first of a run does), the second is timed."""
     path = _apu(board.preset)["uncached_path_ns"]
-    return _ns(board.cpu_op("uncached_read", ADDR + (1 << 20), word, ns_per_word=path, word_bytes=word))
+    board.cpu_op("uncached_read", ADDR + (1 << 20), word, ns_per_word=path, word_bytes=word)
+    return _ns(board.cpu_op("uncached_read", ADDR + (1 << 20) + word, word, ns_per_word=path, word_bytes=word))
 
 
 @pytest.mark.parametrize("preset", ["zynq7000", "zcu102"])
@@ -70,14 +72,18 @@ def test_write_combine_stores_merge_into_bursts_strongly_ordered_ones_do_not(pre
 
 
 def test_a9_strongly_ordered_stores_cost_the_cited_path_each():
-    # each SO store waits for the PL310's early response: the CPU-L2 path both ways, no DRAM time
+    # an SO store is non-bufferable: its response comes from the DDRC (no early BRESP), so each costs the
+    # CPU-DDRC path both ways and the DDRC's request half (ctrl_latency_ns / 2), not the DRAM write
+    from sgdma.models.cpu import preset_doc
+
     v = _apu("zynq7000")
+    ddrc_half = preset_doc("zynq7000")["dram"]["ctrl_latency_ns"]["value"] / 2
     b = sgdma.VirtualBoard("zynq7000", seed=1)
     [(kind, kw)] = CpuModel.for_board("zynq7000", "apu").transport("uncached").store_ops()
     n = 8192
     r = b.cpu_op(kind, ADDR, n, **kw)
     stores = n // v["uncached_word_bytes"]
-    assert _ns(r) == pytest.approx(stores * v["uncached_path_ns"], rel=0.05)
+    assert _ns(r) == pytest.approx(stores * (v["uncached_path_ns"] + ddrc_half), rel=0.05)
 
 
 def test_cached_buffers_have_no_store_ops():
@@ -99,10 +105,12 @@ def test_write_combine_copy_lies_between_strongly_ordered_and_cached(preset):
                  else b.cpu_op(kind, ADDR, n, dst=dst if kind == "copy" else 0, **kw))
             t += _ns(r)
         rate[p] = n * 1e3 / t
-    assert rate["uncached"] < rate["writecombine"] < rate["sync"]
-    # write-combine reads a window of loads per round trip where strongly ordered reads one
+    assert rate["uncached"] <= rate["writecombine"] < rate["sync"]
+    # each type reads its window of loads per round trip: the A9 one strongly-ordered load at a time, four
+    # write-combine ones; the A53 four of either (Cortex-A53 TRM Table 7-5 counts Device reads with NC ones)
     v = _apu(preset)
-    gain = v["wc_loads_in_flight"] * v["wc_load_bytes"] / v["uncached_word_bytes"]
+    gain = (v["wc_loads_in_flight"] * v["wc_load_bytes"]
+            / (v.get("so_loads_in_flight", 1) * v["uncached_word_bytes"]))
     assert rate["writecombine"] / rate["uncached"] == pytest.approx(gain, rel=0.2)
 
 
@@ -202,6 +210,11 @@ def test_validate_rows_report_what_the_cpu_model_does():
     b = sgdma.VirtualBoard("zynq7000", seed=0)
     load = _one_load_ns(b, 1)
     assert loop.model == pytest.approx((v["so_store_ns"] + load) / load, rel=0.05)
+    # the write-combine byte load alone: one path + DRAM round trip per byte (its stores are posted)
+    wc_load = next(c for c in rows if "write-combine byte load" in c.figure)
+    assert wc_load.model == pytest.approx(load, rel=0.05) and wc_load.counted
+    # the write-combine memset is shown but kept out of the verdict (a known miss, docs/host-path.md)
+    assert [c.counted for c in rows if "memset" in c.figure] == [True, False]
 
 
 def test_simple_mode_buffers_are_write_combine_unless_told():
@@ -211,3 +224,40 @@ def test_simple_mode_buffers_are_write_combine_unless_told():
     assert run_capture("zynq7000", 5e6, 4, 32 << 10, 4, seconds=0.005, seed=1)["cache"] == "sync"
     assert run_capture("zynq7000", 5e6, 4, 32 << 10, 4, dma_mode="simple", cache="sync", seconds=0.005,
                        seed=1)["cache"] == "sync"
+
+
+def test_a9_write_combine_stores_go_at_the_early_bresp_window():
+    # 3 bufferable 8-byte writes in flight (UG585 SCU->L2 write capability), each answered after the PL310
+    # takes it: the merged 32-byte bursts reach the DDRC at that rate, not at the cached copy rate
+    v = _apu("zynq7000")
+    rate = v["wc_stores_in_flight"] * v["uncached_word_bytes"] * 1e3 / v["wc_store_ack_ns"]
+    [(kind, kw)] = CpuModel.for_board("zynq7000", "apu").transport("writecombine").store_ops()
+    n = 1 << 16
+    r = sgdma.VirtualBoard("zynq7000", seed=1).cpu_op(kind, ADDR, n, **kw)
+    assert n * 1e3 / _ns(r) == pytest.approx(rate, rel=0.05)
+    assert rate > v["memcpy_cached_mbps"]
+
+
+def test_a53_device_loads_overlap_as_the_trm_allows():
+    # Device-nGnRnE reads count among the A53's 4 non-cacheable/Device reads: a copy overlaps 4 of them
+    b = sgdma.VirtualBoard("zcu102", seed=1)
+    v = _apu("zcu102")
+    one = _one_load_ns(b, int(v["uncached_word_bytes"]))
+    kind, kw = CpuModel.for_board("zcu102", "apu").transport("uncached").load_op(True)
+    n = 256
+    r = b.cpu_op(kind, ADDR, n * int(v["uncached_word_bytes"]), **kw)
+    assert kw["outstanding"] == 4
+    assert _ns(r) < n * one / 3                          # far from one at a time
+
+
+def test_known_misses_are_shown_but_left_out_of_the_verdict():
+    from sgdma.output.validate_view import view
+
+    rows = [dict(figure="a", published=1.0, model=1.0, band="b", ok=True, unit="", note="", counted=True, ratio=1.0),
+            dict(figure="m", published=1.0, model=0.5, band="b", ok=False, unit="", note="", counted=False,
+                 ratio=0.5)]
+    v = view({"kind": "validate", "checks": rows, "trials": 1, "seed": 0})
+    assert v.ok and v.headline[0].startswith("All of 1 ")
+    assert any("Known miss, not counted: m" in line for line in v.headline)
+    rows[0]["ok"] = False
+    assert not view({"kind": "validate", "checks": rows, "trials": 1, "seed": 0}).ok

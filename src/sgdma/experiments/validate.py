@@ -32,6 +32,8 @@ class Check:
     ok: bool
     unit: str = ""
     note: str = ""
+    #: False: a known miss, reported with its band but not part of the verdict
+    counted: bool = True
 
     @property
     def ratio(self) -> float:

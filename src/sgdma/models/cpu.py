@@ -244,6 +244,9 @@ _TRANSPORT = ("memcpy_cached_mbps", "memcpy_uncached_mbps", "read_cached_mbps", 
 #: their size, the merged store burst); a preset without them cannot run those consumers / policies.
 _HOST = ("file_write_mbps", "uncached_word_bytes", "uncached_path_ns", "so_store_ns")
 _WC = ("wc_load_bytes", "wc_loads_in_flight", "wc_store_bytes")
+#: Optional: the write-combine store path (stores in flight, each answered after wc_store_ack_ns; without
+#: them merged stores go at the cached copy rate) and strongly-ordered loads in flight (default 1).
+_WC_STORE = ("wc_stores_in_flight", "wc_store_ack_ns")
 #: Sizes of one uncached access or merged burst the board can time (cpuops.c).
 ACCESS_BYTES = (1, 2, 4, 8, 16, 32, 64)
 
@@ -253,7 +256,8 @@ COST_UNITS = {"memcpy_cached_mbps": "MB/s", "memcpy_uncached_mbps": "MB/s", "rea
               "read_uncached_mbps": "MB/s", "file_write_mbps": "MB/s", "syscall_ns": "ns", "irq_entry_ns": "ns",
               "isr_ns": "ns", "wakeup_ns": "ns", "wakeup_sd_ns": "ns", "cmo_range_ns": "ns", "cmo_line_ns": "ns",
               "uncached_path_ns": "ns", "uncached_word_bytes": "byte", "so_store_ns": "ns",
-              "wc_load_bytes": "byte", "wc_loads_in_flight": "load", "wc_store_bytes": "byte"}
+              "wc_load_bytes": "byte", "wc_loads_in_flight": "load", "wc_store_bytes": "byte",
+              "wc_stores_in_flight": "store", "wc_store_ack_ns": "ns", "so_loads_in_flight": "load"}
 
 
 #: Bounds of the cost items: an event costs at most 1 s; a bandwidth is 1 kB/s .. 1 TB/s.
@@ -286,7 +290,7 @@ def check_costs(costs: dict, where: str) -> dict:
             item = item["value"]
         if isinstance(item, bool) or not isinstance(item, (int, float)) or not math.isfinite(item):
             raise CostFileError(f"{where}: {key} = {item!r} is not a number (in {unit})")
-        low_ok = item > 0 if unit in ("MB/s", "byte", "load") else item >= 0
+        low_ok = item > 0 if unit in ("MB/s", "byte", "load", "store") else item >= 0
         if not low_ok:
             raise CostFileError(f"{where}: {key} = {item!r} {unit}: must be {'> 0' if unit != 'ns' else '>= 0'}")
         # each ns item is the cost of one event (a system call, an interrupt, a cache line) and each
@@ -303,8 +307,9 @@ def check_costs(costs: dict, where: str) -> dict:
         if key in ("wc_load_bytes", "wc_store_bytes") and item not in ACCESS_BYTES:
             raise CostFileError(f"{where}: {key} = {item!r}: a write-combine access is "
                                 f"{', '.join(map(str, ACCESS_BYTES))} bytes")
-        if key == "wc_loads_in_flight" and (item != int(item) or not 1 <= item <= 16):
-            raise CostFileError(f"{where}: wc_loads_in_flight = {item!r}: a whole number of loads, 1..16")
+        if key in ("wc_loads_in_flight", "so_loads_in_flight", "wc_stores_in_flight") and (
+                item != int(item) or not 1 <= item <= 16):
+            raise CostFileError(f"{where}: {key} = {item!r}: a whole number of {unit}s, 1..16")
         out[key] = float(item)
     return out
 
@@ -420,19 +425,33 @@ class TransportCosts:
         if self.mapping == "wc":
             return {"ns_per_word": self.uncached_path_ns, "word_bytes": int(self._v["wc_load_bytes"]),
                     "outstanding": int(self._v["wc_loads_in_flight"])}
-        return {"ns_per_word": self.uncached_path_ns, "word_bytes": self.uncached_word_bytes}
+        so = {"ns_per_word": self.uncached_path_ns, "word_bytes": self.uncached_word_bytes}
+        if int(self._v.get("so_loads_in_flight", 1)) > 1:
+            so["outstanding"] = int(self._v["so_loads_in_flight"])
+        return so
+
+    def wc_store_mbps(self) -> float:
+        """The rate of a write-combine store stream: ``wc_stores_in_flight`` non-cacheable writes of
+        ``uncached_word_bytes``, each answered after ``wc_store_ack_ns`` (the A9's path to the PL310's
+        early BRESP); without those items the cached copy rate."""
+        if all(k in self._v for k in _WC_STORE) and self.uncached_word_bytes:
+            ack = float(self._v["wc_store_ack_ns"])
+            rate = float(self._v["wc_stores_in_flight"]) * self.uncached_word_bytes * 1e3 / ack if ack > 0 else 0.0
+            return rate if rate > 0 else self.write_mbps
+        return self.write_mbps
 
     def store_ops(self) -> list[tuple[str, dict]]:
         """The operations of the CPU's stores filling a DMA buffer (playback's copy-in, after the loads
         of the application's bytes): cached, none (the lines stay dirty until the clean); strongly
         ordered, one ``uncached_word_bytes`` store per ``so_store_ns`` (no merging: each waits for its
         response); write-combine, bursts of ``wc_store_bytes`` merged in the store buffers and posted at
-        the CPU's copy rate.  The uncached ones end with the barrier that waits for the last store."""
+        their own path's rate (``wc_store_mbps``).  The uncached ones end with the barrier that waits for
+        the last store."""
         if self.mapping == "cached":
             return []
         if self.mapping == "wc":
             b = int(self._v["wc_store_bytes"])
-            return [("uncached_write", {"ns_per_word": b * 1e3 / self.write_mbps, "word_bytes": b})]
+            return [("uncached_write", {"ns_per_word": b * 1e3 / self.wc_store_mbps(), "word_bytes": b})]
         if "so_store_ns" not in self._v or self.uncached_word_bytes is None:
             raise ValueError(f"board {self.board!r} [cpu.{self.cpu}] lacks so_store_ns / uncached_word_bytes: "
                              f"storing into a strongly-ordered buffer needs them (add them or pass cpu_costs=)")
