@@ -380,9 +380,42 @@ uint64_t vb_dma_next_event(struct vb_dma *d)
 	return d->next_valid ? d->next : next_event_scan(d);
 }
 
+/* Only the MM2S SG queue has events: S2MM not busy, no delay timer running,
+ * no soft reset, MM2S timed (not functional).  A transmit run spends its
+ * steps here; such a step needs neither the delay-timer checks nor the scan
+ * of S2MM, and what it does is the general loop's (S2MM's turn is a no-op). */
+static bool mm2s_alone(const struct vb_dma *d)
+{
+	const struct vb_chan *m = &d->ch[VB_MM2S], *s = &d->ch[VB_S2MM];
+
+	return !vb_dma_resetting(d) && !vb_chan_busy(s) && s->dly_deadline == VB_NO_TIME &&
+	       m->dly_deadline == VB_NO_TIME && !m->fun.on;
+}
+
+static void mm2s_alone_step(struct vb_dma *d, uint64_t t)
+{
+	struct vb_chan *c = &d->ch[VB_MM2S];
+	struct vb_report r = { 0 };
+
+	if (vb_chan_busy(c))
+		vb_sg_mm2s_step(d, c, t, &r);   /* acts only if its next event is t */
+	if (r.ev)
+		apply(d, c, &r);
+	if (mm2s_alone(d)) {            /* still (apply may start a delay timer) */
+		d->next = chan_next(d, c);
+		d->next_valid = true;
+		return;
+	}
+	next_event_scan(d);
+}
+
 void vb_dma_step(struct vb_dma *d, uint64_t t)
 {
 	d->next_valid = false;
+	if (mm2s_alone(d)) {
+		mm2s_alone_step(d, t);
+		return;
+	}
 	if (vb_dma_resetting(d)) {
 		if (t >= d->reset_until)
 			vb_dma_reset(d);
