@@ -355,6 +355,8 @@ static uint64_t chan_next(const struct vb_dma *d, struct vb_chan *c)
 	return vb_is_mm2s(c) && !c->fun.on ? vb_sg_mm2s_next_event(d, c) : c->t_next;
 }
 
+static bool mm2s_alone(const struct vb_dma *d);
+
 /* The core's next event, kept in dma_next: only a step, a register write, a
  * reset or a stream arrival can move it (each clears dma_next_valid). */
 static uint64_t next_event_scan(struct vb_dma *d)
@@ -371,17 +373,60 @@ static uint64_t next_event_scan(struct vb_dma *d)
 	}
 	d->next = t;
 	d->next_valid = true;
+	d->next_alone = mm2s_alone(d);
 	return t;
 }
 
-/* The board asks after every step and between CPU accesses. */
-uint64_t vb_dma_next_event(struct vb_dma *d)
+/* Out of line: inlined, the scan's register saves would be paid on every cached answer too. */
+__attribute__((noinline)) uint64_t vb_dma_next_event_scan(struct vb_dma *d) { return next_event_scan(d); }
+
+/* Only the MM2S SG queue has events: S2MM not busy, no delay timer running,
+ * no soft reset, MM2S timed (not functional).  A transmit run spends its
+ * steps here; such a step needs neither the delay-timer checks nor the scan
+ * of S2MM, and what it does is the general loop's (S2MM's turn is a no-op). */
+static bool mm2s_alone(const struct vb_dma *d)
 {
-	return d->next_valid ? d->next : next_event_scan(d);
+	const struct vb_chan *m = &d->ch[VB_MM2S], *s = &d->ch[VB_S2MM];
+
+	return !vb_dma_resetting(d) && !vb_chan_busy(s) && s->dly_deadline == VB_NO_TIME &&
+	       m->dly_deadline == VB_NO_TIME && !m->fun.on;
+}
+
+/* Whatever can end mm2s_alone (a register write, a reset, a stream arrival,
+ * a step's report) also clears next_valid, so a valid next_alone still holds. */
+static bool mm2s_alone_now(const struct vb_dma *d)
+{
+	return d->next_valid ? d->next_alone : mm2s_alone(d);
+}
+
+static void mm2s_alone_step(struct vb_dma *d, uint64_t t)
+{
+	struct vb_chan *c = &d->ch[VB_MM2S];
+	struct vb_report r = { 0 };
+
+	if (vb_chan_busy(c))
+		vb_sg_mm2s_step(d, c, t, &r);   /* acts only if its next event is t */
+	/* a step touches only MM2S's queue; what it reports may start a delay
+	 * timer or end the run, so only then is mm2s_alone asked again */
+	if (r.ev) {
+		apply(d, c, &r);
+		if (!mm2s_alone(d)) {
+			next_event_scan(d);
+			return;
+		}
+	}
+	d->next = chan_next(d, c);
+	d->next_valid = true;
+	d->next_alone = true;
 }
 
 void vb_dma_step(struct vb_dma *d, uint64_t t)
 {
+	if (mm2s_alone_now(d)) {
+		d->next_valid = false;
+		mm2s_alone_step(d, t);
+		return;
+	}
 	d->next_valid = false;
 	if (vb_dma_resetting(d)) {
 		if (t >= d->reset_until)

@@ -16,7 +16,13 @@ uint32_t vb_chan_dmasr(const struct vb_dma *d, const struct vb_chan *c);
 void vb_chan_control(struct vb_dma *d, struct vb_chan *c, uint32_t old, uint32_t now);
 void vb_chan_tail_written(struct vb_dma *d, struct vb_chan *c);
 void vb_chan_length_written(struct vb_dma *d, struct vb_chan *c, uint32_t v);
-uint64_t vb_dma_next_event(struct vb_dma *d);
+uint64_t vb_dma_next_event_scan(struct vb_dma *d);
+/* The core's next event; the board asks after every step and between CPU
+ * accesses, and the answer is nearly always the cached one. */
+static inline uint64_t vb_dma_next_event(struct vb_dma *d)
+{
+	return d->next_valid ? d->next : vb_dma_next_event_scan(d);
+}
 void vb_dma_step(struct vb_dma *d, uint64_t t);
 
 #pragma GCC visibility pop

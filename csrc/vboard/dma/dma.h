@@ -191,6 +191,7 @@ struct vb_dma {
 	struct vb_chan ch[2];
 	uint64_t next;            /* the next event (vb_dma_next_event), valid while next_valid: */
 	bool next_valid;          /* cleared by every step, register write, reset and stream arrival */
+	bool next_alone;          /* with next_valid: only MM2S's queue had events (channel.c mm2s_alone) */
 	struct vb_stream_tx tx;   /* the MM2S stream and what is wired to it (machine.c) */
 	struct vb_stream_rx rx;   /* the S2MM stream's producer (machine.c) */
 	struct vb_dma_guest_errors guest;   /* illegal guest accesses to the DMA registers */
