@@ -79,6 +79,24 @@ def test_gp_interrupt_and_s2mm_stream(tmp_path, case):
 
 
 @needs_sim
+@pytest.mark.parametrize("case, words", [
+    ("unanswered_write_is_a_protocol_error",
+     ["B channel", "s_axil_bvalid not asserted 200 clocks of clk", "write at 0x43c0000c", "never answered", " ns)"]),
+    ("response_without_request_is_a_protocol_error",
+     ["B channel", "s_axil_bvalid high with no write request open", "clk's edge", " ns)"]),
+])
+def test_gp_bad_slave_is_a_clear_error(tmp_path, case, words):
+    """A DUT that never answers the CPU's access, or answers one never made: a protocol error that
+    names the channel, the signal and the clock, not a hang."""
+    from sgdma.rtl import live
+    o, _ = live.run(next(c for c in live.CASES if c.testcase == case), tmp_path)
+    assert o.ok, o.failed                      # the bridge raised AxiProtocolError
+    line = live.protocol_error(o)
+    for w in words:
+        assert w in line, line
+
+
+@needs_sim
 @pytest.mark.parametrize("name", ["zcu102 hp0 (AXI4, 128 bits) reads", "zcu102 hp0 (AXI4, 128 bits) write"])
 def test_zynqmp_port_is_axi4_and_128_bits(tmp_path, name):
     from sgdma.rtl import live
