@@ -70,6 +70,7 @@ def test_port_must_be_the_boards_pl_port():
 
 @needs_sim
 @pytest.mark.parametrize("case", ["registers_and_interrupt", "no_interrupt_is_a_bounded_wait",
+                                  "board_software_runs_in_step_with_hdl",
                                   "rtl_packets_land_in_ddr", "no_buffer_backpressures_the_rtl"])
 def test_gp_interrupt_and_s2mm_stream(tmp_path, case):
     from sgdma.rtl import live

@@ -67,6 +67,8 @@ CASES = (
          sources=("pl_regs_irq.v",)),
     Case("no interrupt: bounded wait", "no_interrupt_is_a_bounded_wait", testbench="test_cosim_gp",
          top="pl_regs_irq", sources=("pl_regs_irq.v",)),
+    Case("board software in step with HDL time", "board_software_runs_in_step_with_hdl", testbench="test_cosim_gp",
+         top="pl_regs_irq", sources=("pl_regs_irq.v",)),
     Case("GP write never answered -> protocol error", "unanswered_write_is_a_protocol_error", params=(("BAD", 1),),
          testbench="test_cosim_gp", top="pl_regs_irq", sources=("pl_regs_irq.v",)),
     Case("GP response without a request -> protocol error", "response_without_request_is_a_protocol_error",
