@@ -46,9 +46,10 @@ def test_rtl_write_reaches_the_ddr_software_reads(tmp_path):
 @pytest.mark.parametrize("bad, words", [
     (1, ["AR channel", "ARLEN=31", "AXI3", "at clock"]),
     (2, ["W channel", "WLAST high on beat 2 of 16", "AWLEN=15", "at clock"]),
+    (3, ["R channel", "RREADY low for 151 clocks", "at clock"]),
 ])
 def test_bad_axi_is_a_clear_error(tmp_path, bad, words):
-    o = run("bad_axi_is_reported", tmp_path, params={"BAD": bad})
+    o = run("bad_axi_is_reported", tmp_path, params={"BAD": bad}, env={"STALL": "150"})
     assert o.ok, o.failed                      # the bridge raised AxiProtocolError, not a hang
     from sgdma.rtl import live
     line = live.protocol_error(o)

@@ -39,6 +39,8 @@ CASES = (
          env=(("PRESET", "zcu102"), ("DATA_WIDTH", "128"), ("BEATS", "8"))),
     Case("AXI3 burst too long -> protocol error", "bad_axi_is_reported", params=(("BAD", 1),)),
     Case("WLAST early -> protocol error", "bad_axi_is_reported", params=(("BAD", 2),)),
+    Case("RREADY never asserted -> protocol error", "bad_axi_is_reported", params=(("BAD", 3),),
+         env=(("STALL", "150"),)),
     Case("RTL packets into S2MM, received by the driver", "rtl_packets_land_in_ddr", testbench="test_cosim_stream",
          top="pl_stream_gen", sources=("pl_stream_gen.v",)),
     Case("S2MM without a buffer back-pressures the RTL", "no_buffer_backpressures_the_rtl",
