@@ -5,9 +5,7 @@ import shutil
 import subprocess
 
 import pytest
-from click.testing import CliRunner
-
-from sgdma.cli import main
+from test_bsp import build_program
 
 # The program stands in for an RTL with vb_pl_irq_set (the call PlInterrupt makes on each pin change).
 PROGRAM = r"""
@@ -75,13 +73,7 @@ int main(void)
 @pytest.mark.skipif(shutil.which("make") is None or shutil.which("cc") is None, reason="needs make and cc")
 @pytest.mark.parametrize("board", ["pynq-z2", "zcu111"])
 def test_a_handler_on_a_pl_line_runs_when_the_rtl_raises_it(tmp_path, board):
-    r = CliRunner().invoke(main, ["bsp", "--board", board, "--out", str(tmp_path / "bsp")])
-    assert r.exit_code == 0, r.output
-    (tmp_path / "prog.c").write_text(PROGRAM)
-    (tmp_path / "Makefile").write_text("include bsp/sgdma_bsp.mk\nprog: prog.c $(SGDMA_BSP_LIB)\n"
-                                       "\t$(CC) -std=c11 -Wall -Wextra -Werror $(SGDMA_BSP_CFLAGS) -o $@ $< $(SGDMA_BSP_LIBS)\n")
-    b = subprocess.run(["make", "-s", "prog"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
-    assert b.returncode == 0, b.stderr[-3000:]
+    build_program(tmp_path, board, PROGRAM)
     run = subprocess.run(["./prog"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
     words = run.stdout.split()
