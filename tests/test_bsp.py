@@ -146,15 +146,20 @@ int main(int argc, char **argv)
 """
 
 
-@pytest.mark.skipif(shutil.which("make") is None or shutil.which("cc") is None, reason="needs make and cc")
-def test_xil_io_on_program_memory_is_plain_and_low_ddr_is_refused(tmp_path):
-    r = CliRunner().invoke(main, ["bsp", "--board", "pynq-z2", "--out", str(tmp_path / "bsp")])
+def build_program(tmp_path, board: str, source: str) -> None:
+    """`sgdma bsp` for ``board`` into tmp_path/bsp, then ``source`` built against it as tmp_path/prog."""
+    r = CliRunner().invoke(main, ["bsp", "--board", board, "--out", str(tmp_path / "bsp")])
     assert r.exit_code == 0, r.output
-    (tmp_path / "prog.c").write_text(MEMORY_PROGRAM)
+    (tmp_path / "prog.c").write_text(source)
     (tmp_path / "Makefile").write_text("include bsp/sgdma_bsp.mk\nprog: prog.c $(SGDMA_BSP_LIB)\n"
                                        "\t$(CC) -std=c11 -Wall -Wextra -Werror $(SGDMA_BSP_CFLAGS) -o $@ $< $(SGDMA_BSP_LIBS)\n")
     b = subprocess.run(["make", "-s", "prog"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert b.returncode == 0, b.stderr[-3000:]
+
+
+@pytest.mark.skipif(shutil.which("make") is None or shutil.which("cc") is None, reason="needs make and cc")
+def test_xil_io_on_program_memory_is_plain_and_low_ddr_is_refused(tmp_path):
+    build_program(tmp_path, "pynq-z2", MEMORY_PROGRAM)
     ok = subprocess.run(["./prog"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and "memory ok" in ok.stdout, ok.stdout + ok.stderr
     low = subprocess.run(["./prog", "low"], cwd=tmp_path, capture_output=True, text=True, timeout=60)

@@ -46,9 +46,10 @@ def test_rtl_write_reaches_the_ddr_software_reads(tmp_path):
 @pytest.mark.parametrize("bad, words", [
     (1, ["AR channel", "ARLEN=31", "AXI3", "at clock"]),
     (2, ["W channel", "WLAST high on beat 2 of 16", "AWLEN=15", "at clock"]),
+    (3, ["R channel", "RREADY low for 151 clocks", "at clock"]),
 ])
 def test_bad_axi_is_a_clear_error(tmp_path, bad, words):
-    o = run("bad_axi_is_reported", tmp_path, params={"BAD": bad})
+    o = run("bad_axi_is_reported", tmp_path, params={"BAD": bad}, env={"STALL": "150"})
     assert o.ok, o.failed                      # the bridge raised AxiProtocolError, not a hang
     from sgdma.rtl import live
     line = live.protocol_error(o)
@@ -70,12 +71,31 @@ def test_port_must_be_the_boards_pl_port():
 
 @needs_sim
 @pytest.mark.parametrize("case", ["registers_and_interrupt", "no_interrupt_is_a_bounded_wait",
+                                  "board_software_runs_in_step_with_hdl",
                                   "rtl_packets_land_in_ddr", "no_buffer_backpressures_the_rtl"])
 def test_gp_interrupt_and_s2mm_stream(tmp_path, case):
     from sgdma.rtl import live
     c = next(c for c in live.CASES if c.testcase == case)
     o, _ = live.run(c, tmp_path)
     assert o.ok, o.failed
+
+
+@needs_sim
+@pytest.mark.parametrize("case, words", [
+    ("unanswered_write_is_a_protocol_error",
+     ["B channel", "s_axil_bvalid not asserted 200 clocks of clk", "write at 0x43c0000c", "never answered", " ns)"]),
+    ("response_without_request_is_a_protocol_error",
+     ["B channel", "s_axil_bvalid high with no write request open", "clk's edge", " ns)"]),
+])
+def test_gp_bad_slave_is_a_clear_error(tmp_path, case, words):
+    """A DUT that never answers the CPU's access, or answers one never made: a protocol error that
+    names the channel, the signal and the clock, not a hang."""
+    from sgdma.rtl import live
+    o, _ = live.run(next(c for c in live.CASES if c.testcase == case), tmp_path)
+    assert o.ok, o.failed                      # the bridge raised AxiProtocolError
+    line = live.protocol_error(o)
+    for w in words:
+        assert w in line, line
 
 
 @needs_sim

@@ -3,7 +3,8 @@
 // write burst of a counter pattern at base + 0x1000, then BURSTS read bursts of BEATS
 // beats from base, one outstanding, GAP idle clocks after each RLAST.  RREADY is high
 // except one clock in every RSTALL (0: never low).  BAD breaks AXI on purpose:
-// 1 = an AR of 2*BEATS beats (too long for an AXI3 port), 2 = WLAST on the 2nd beat.
+// 1 = an AR of 2*BEATS beats (too long for an AXI3 port), 2 = WLAST on the 2nd beat,
+// 3 = RREADY never asserted.
 `timescale 1ps/1fs
 module pl_mem_reader #(
     parameter DATA_WIDTH = 64,
@@ -71,7 +72,7 @@ module pl_mem_reader #(
     assign m_axi_hp0_awburst = 2'b01;
     assign m_axi_hp0_arburst = 2'b01;
     assign m_axi_hp0_wstrb = {DATA_WIDTH/8{1'b1}};
-    assign m_axi_hp0_rready = state == S_R && !(RSTALL != 0 && stall == RSTALL - 1);
+    assign m_axi_hp0_rready = BAD != 3 && state == S_R && !(RSTALL != 0 && stall == RSTALL - 1);
 
     always @(posedge clk) begin
         if (!rst_n) begin

@@ -4,8 +4,10 @@
 //   0x4 TIMER    write N: `irq` rises N clocks later (0: never)
 //   0x8 STATUS   read: bit 0 irq pending; write 1 to bit 0: clear it
 // One write or read at a time; the response follows the request by one clock.
+// BAD (bad-use tests): 1 never answers a write to 0xC (no BVALID); 2 raises BVALID
+// with no write open when the timer fires (a response without a request).
 `timescale 1ps/1fs
-module pl_regs_irq (
+module pl_regs_irq #(parameter integer BAD = 0) (
     input  wire clk,
     input  wire rst_n,
     /* verilator lint_off UNUSEDSIGNAL */  // word registers: no PROT, full-word writes, addr[3:2] decoded
@@ -50,15 +52,18 @@ module pl_regs_irq (
         end else begin
             if (timer != 0) begin
                 timer <= timer - 1;
-                if (timer == 1)
+                if (timer == 1) begin
                     irq <= 1;
+                    if (BAD == 2)
+                        s_axil_bvalid <= 1;
+                end
             end
             s_axil_awready <= 0;
             s_axil_wready <= 0;
             if (s_axil_awvalid && s_axil_wvalid && !s_axil_awready && !s_axil_bvalid) begin
                 s_axil_awready <= 1;
                 s_axil_wready <= 1;
-                s_axil_bvalid <= 1;
+                s_axil_bvalid <= !(BAD == 1 && s_axil_awaddr[3:2] == 2'd3);
                 case (s_axil_awaddr[3:2])
                 2'd0: scratch <= s_axil_wdata;
                 2'd1: timer <= s_axil_wdata;

@@ -7,7 +7,8 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotb.utils import get_sim_time
 
 from sgdma.board.virtual import VirtualBoard
-from sgdma.cocotb import GpPort, PlInterrupt
+from sgdma.board.virtual import MMIO
+from sgdma.cocotb import AxiProtocolError, GpPort, PlInterrupt, Software
 from sgdma.hw import presets
 
 BASE = 0x43C0_0000
@@ -18,10 +19,10 @@ def now_ps():
     return round(get_sim_time("ps"))
 
 
-async def setup(dut):
+async def setup(dut, **kw):
     b = VirtualBoard("pynq-z2")
     cocotb.start_soon(Clock(dut.clk, CLK_PS, "ps").start())
-    gp = GpPort(dut, "s_axil", dut.clk, b, base=BASE, size=0x1_0000, reset=dut.rst_n)
+    gp = GpPort(dut, "s_axil", dut.clk, b, base=BASE, size=0x1_0000, reset=dut.rst_n, **kw)
     irq = PlInterrupt(dut.irq, b)
     dut.rst_n.value = 0
     await ClockCycles(dut.clk, 4)
@@ -88,3 +89,45 @@ async def no_interrupt_is_a_bounded_wait(dut):
         assert "outside the PL window" in str(e)
     else:
         raise AssertionError("an access outside the window was taken")
+
+
+@cocotb.test(expect_error=AxiProtocolError)
+async def unanswered_write_is_a_protocol_error(dut):
+    """(BAD=1) The RTL takes a write to 0xC and never raises BVALID: the CPU's access ends in a
+    protocol error after stall_clocks, not a hang (pytest reads the message)."""
+    b, gp, irq = await setup(dut, stall_clocks=200)
+    await gp.write32(BASE, 7)                                 # answered: the bridge is quiet
+    await gp.write32(BASE + 0xC, 1)
+
+
+@cocotb.test(expect_error=AxiProtocolError)
+async def response_without_request_is_a_protocol_error(dut):
+    """(BAD=2) The RTL raises BVALID when its timer fires, with no write open."""
+    b, gp, irq = await setup(dut)
+    await gp.write32(BASE + 0x4, 5)
+    await ClockCycles(dut.clk, 50)
+
+
+@cocotb.test()
+async def board_software_runs_in_step_with_hdl(dut):
+    """The board's own MMIO as a coroutine: each access starts at the HDL's time (the board is run
+    up to it) and the HDL waits out the preset's cost of it; GP accesses and board calls interleave
+    on one timeline."""
+    b, gp, irq = await setup(dut)
+    sw = Software(b)
+    cpu = presets.load("pynq-z2")["cpu"]
+    dma = MMIO(b, b.axi_dma.base, 0x10000)
+    await ClockCycles(dut.clk, 7)                            # the HDL moves on alone: the board lags
+    assert b.now_ps < now_ps() + sw.offset
+    t0 = now_ps()
+    sr = await sw.call(dma.read, 0x4)                         # MM2S DMASR after reset: halted
+    assert sr & 1
+    assert now_ps() - t0 == round(cpu["mmio_read_ns"]["value"] * 1000)
+    assert b.now_ps == now_ps() + sw.offset                   # in step
+    t1 = now_ps()
+    await sw.call(dma.write, 0x0, 0x4)                        # MM2S DMACR reset bit
+    assert now_ps() - t1 == round(cpu["mmio_write_ns"]["value"] * 1000)
+    await gp.write32(BASE, 0x55)                              # the RTL's register, then the board's again
+    t2 = now_ps()
+    await sw.call(dma.read, 0x4)
+    assert now_ps() - t2 == round(cpu["mmio_read_ns"]["value"] * 1000) and b.now_ps == now_ps() + sw.offset

@@ -139,10 +139,12 @@ async def write_lands_in_ddr(dut):
 
 @cocotb.test(expect_error=AxiProtocolError)
 async def bad_axi_is_reported(dut):
-    """(BAD=1 or 2) The bridge stops the test with a protocol error (pytest reads its text)."""
+    """(BAD=1, 2 or 3) The bridge stops the test with a protocol error (pytest reads its text);
+    STALL: the bridge's stall_clocks (BAD=3: RREADY never high)."""
     b = board()
     buf = fill(b)
-    PsMemoryPort(dut, "m_axi_hp0", dut.clk, b, port="hp0", reset=dut.rst_n)
+    PsMemoryPort(dut, "m_axi_hp0", dut.clk, b, port="hp0", reset=dut.rst_n,
+                 stall_clocks=int(os.environ.get("STALL", "100000")))
     dut.base.value = buf.device_address
     await start(dut, b)
     dut.start.value = 1

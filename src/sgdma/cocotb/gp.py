@@ -10,12 +10,15 @@ csrc/vboard/api_plport.c); the CPU's wait on it wakes [cpu.apu] irq_entry_ns aft
 """
 from __future__ import annotations
 
+import logging
+
 import cocotb
-from cocotb.triggers import Edge, Event, First, Timer
+from cocotb.triggers import Edge, Event, First, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 
 from sgdma.board.plport import pl_irq_line, pl_irq_set
+from sgdma.cocotb.errors import AxiProtocolError
 from sgdma.hw import presets
 
 
@@ -25,18 +28,72 @@ def _now_ps() -> int:
 
 class GpPort:
     """``GpPort(dut, "s_axil", dut.clk, board, base=0x43C0_0000, size=0x1_0000)``: the PL window
-    [base, base+size) the CPU reaches over M_AXI_GP0, answered by the DUT's AXI4-Lite slave."""
+    [base, base+size) the CPU reaches over M_AXI_GP0, answered by the DUT's AXI4-Lite slave.
+    A handshake the DUT leaves waiting ``stall_clocks`` clocks, or a BVALID/RVALID with no access
+    open, stops the test with AxiProtocolError naming the channel, the signal and the clock."""
 
     def __init__(self, dut, prefix: str, clock, board, base: int, size: int, reset=None,
-                 reset_active_level: bool = False):
+                 reset_active_level: bool = False, stall_clocks: int = 100_000):
         if base % 4096 or size <= 0 or size % 4096:
             raise ValueError(f"GP window base=0x{base:x} size=0x{size:x}: both must be multiples of 4 KiB "
                              f"(the address editor's granularity)")
         self.base, self.size = base, size
         self.read_ns = board.option("cpu.mmio_read_ns")
         self.write_ns = board.option("cpu.mmio_write_ns")
-        self.master = AxiLiteMaster(AxiLiteBus.from_prefix(dut, prefix), clock, reset,
-                                    reset_active_level=reset_active_level)
+        self.bus = AxiLiteBus.from_prefix(dut, prefix)
+        self.master = AxiLiteMaster(self.bus, clock, reset, reset_active_level=reset_active_level)
+        self.prefix, self.clock, self.stall_clocks = prefix, clock, stall_clocks
+        self.open = None                  # "write"/"read" while an access is in flight
+        self.error: AxiProtocolError | None = None
+        self.log = logging.getLogger(f"sgdma.cocotb.{prefix}")
+        cocotb.start_soon(self._unsolicited())
+
+    def _fail(self, msg: str):
+        self.error = AxiProtocolError(f"{self.prefix} (GP, AXI4-Lite): {msg} ({get_sim_time('ns'):g} ns)")
+        self.log.error("%s", self.error)       # in the simulator's log even when a test expects the error
+        raise self.error
+
+    async def _unsolicited(self):
+        """A response with no access open: sampled at the edge it would be taken (Edge on the
+        two VALIDs, so an idle bus costs nothing)."""
+        b, r = self.bus.write.b.bvalid, self.bus.read.r.rvalid
+        while True:
+            await First(Edge(b), Edge(r))
+            await RisingEdge(self.clock)
+            for sig, ch, kind in ((b, "B", "write"), (r, "R", "read")):
+                if sig.value.is_resolvable and int(sig.value) and self.open != kind:
+                    self._fail(f"{ch} channel: {sig._name} high with no {kind} request open "
+                               f"(a response without a request) on {self.clock._name}'s edge")
+
+    async def _bounded(self, coro, kind: str, addr: int):
+        """Await the master's access; a DUT that leaves one of its handshakes waiting
+        stall_clocks clocks is named (the first handshake not yet seen)."""
+        if kind == "write":
+            steps = [("AW", self.bus.write.aw.awvalid, self.bus.write.aw.awready),
+                     ("W", self.bus.write.w.wvalid, self.bus.write.w.wready),
+                     ("B", self.bus.write.b.bvalid, self.bus.write.b.bready)]
+        else:
+            steps = [("AR", self.bus.read.ar.arvalid, self.bus.read.ar.arready),
+                     ("R", self.bus.read.r.rvalid, self.bus.read.r.rready)]
+        seen = set()
+        task = cocotb.start_soon(coro)
+        self.open = kind
+        try:
+            for _ in range(self.stall_clocks):
+                await First(task.join(), RisingEdge(self.clock))
+                if task.done():
+                    return task.result()
+                for ch, valid, ready in steps:
+                    if valid.value.is_resolvable and ready.value.is_resolvable and int(valid.value) \
+                            and int(ready.value):
+                        seen.add(ch)
+            ch, valid, ready = next((s for s in steps if s[0] not in seen), steps[-1])
+            sig = valid if ch in ("B", "R") else ready     # the DUT's side of the handshake
+            task.kill()
+            self._fail(f"{ch} channel: {sig._name} not asserted {self.stall_clocks} clocks of "
+                       f"{self.clock._name} after the {kind} at 0x{addr:x} (an access never answered)")
+        finally:
+            self.open = None
 
     def _offset(self, addr: int) -> int:
         if not (self.base <= addr < self.base + self.size) or addr % 4:
@@ -44,19 +101,20 @@ class GpPort:
                              f"0x{self.base + self.size - 1:x} or not 4-byte aligned")
         return addr - self.base
 
-    async def _costed(self, coro, cost_ns: float):
+    async def _costed(self, coro, cost_ns: float, kind: str, addr: int):
         t_end = get_sim_time("ps") + round(cost_ns * 1000)
-        result = await coro
+        result = await self._bounded(coro, kind, addr)
         left = t_end - get_sim_time("ps")
         if left > 0:
             await Timer(round(left), "ps")
         return result
 
     async def write32(self, addr: int, value: int) -> None:
-        await self._costed(self.master.write_dword(self._offset(addr), value & 0xFFFFFFFF), self.write_ns)
+        await self._costed(self.master.write_dword(self._offset(addr), value & 0xFFFFFFFF), self.write_ns,
+                           "write", addr)
 
     async def read32(self, addr: int) -> int:
-        return await self._costed(self.master.read_dword(self._offset(addr)), self.read_ns)
+        return await self._costed(self.master.read_dword(self._offset(addr)), self.read_ns, "read", addr)
 
 
 F2P_LINES = 8   # IRQ_F2P[7:0] (UG585 Table 7-4) / pl_ps_irq0[7:0] (UG1085 Table 13-1): consecutive GIC IDs

@@ -39,6 +39,8 @@ CASES = (
          env=(("PRESET", "zcu102"), ("DATA_WIDTH", "128"), ("BEATS", "8"))),
     Case("AXI3 burst too long -> protocol error", "bad_axi_is_reported", params=(("BAD", 1),)),
     Case("WLAST early -> protocol error", "bad_axi_is_reported", params=(("BAD", 2),)),
+    Case("RREADY never asserted -> protocol error", "bad_axi_is_reported", params=(("BAD", 3),),
+         env=(("STALL", "150"),)),
     Case("RTL packets into S2MM, received by the driver", "rtl_packets_land_in_ddr", testbench="test_cosim_stream",
          top="pl_stream_gen", sources=("pl_stream_gen.v",)),
     Case("S2MM without a buffer back-pressures the RTL", "no_buffer_backpressures_the_rtl",
@@ -67,6 +69,12 @@ CASES = (
          sources=("pl_regs_irq.v",)),
     Case("no interrupt: bounded wait", "no_interrupt_is_a_bounded_wait", testbench="test_cosim_gp",
          top="pl_regs_irq", sources=("pl_regs_irq.v",)),
+    Case("board software in step with HDL time", "board_software_runs_in_step_with_hdl", testbench="test_cosim_gp",
+         top="pl_regs_irq", sources=("pl_regs_irq.v",)),
+    Case("GP write never answered -> protocol error", "unanswered_write_is_a_protocol_error", params=(("BAD", 1),),
+         testbench="test_cosim_gp", top="pl_regs_irq", sources=("pl_regs_irq.v",)),
+    Case("GP response without a request -> protocol error", "response_without_request_is_a_protocol_error",
+         params=(("BAD", 2),), testbench="test_cosim_gp", top="pl_regs_irq", sources=("pl_regs_irq.v",)),
 )
 
 
