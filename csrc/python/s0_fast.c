@@ -97,15 +97,14 @@ static uint32_t bd_cycle(vb_board *b, size_t n, uint64_t ts, uint64_t te, double
 	for (end = lo; end < n && vb_sink_packet(b, end)->t_last_ps < te; end++)
 		;
 	for (uint32_t l = 1; l <= PHASE_Q; l++) {
-		size_t agree = 0, pairs = 0;
-		for (size_t i = lo + 1; i + l < end; i++) {
+		size_t pairs = end > lo + 1 + l ? end - lo - 1 - l : 0, differ = 0;
+		for (size_t i = lo + 1; i + l < end && 2 * differ < pairs; i++) {
 			int64_t d0 = (int64_t)(vb_sink_packet(b, i)->t_last_ps - vb_sink_packet(b, i - 1)->t_last_ps);
 			int64_t d1 = (int64_t)(vb_sink_packet(b, i + l)->t_last_ps
 					       - vb_sink_packet(b, i + l - 1)->t_last_ps);
-			pairs++;
-			agree += fabs((double)(d1 - d0)) <= clk_ps;
+			differ += fabs((double)(d1 - d0)) > clk_ps;
 		}
-		if (pairs == 0 || 2 * agree > pairs)
+		if (2 * differ < pairs || pairs == 0)
 			return l;
 	}
 	return 1;
@@ -121,9 +120,10 @@ static uint32_t bd_cycle(vb_board *b, size_t n, uint64_t ts, uint64_t te, double
  * not steady at any q <= PHASE_Q (the alignments spread over the cycle) or are zero within `lock` BDs (a
  * lock: stationary; a drift slower than one clock per q refreshes passes as one, the residue
  * docs/performance.md describes). */
-static double unseen_alignments(const double *fk, uint32_t k_periods, double lock, uint32_t cycle)
+static double unseen_alignments(const double *fk, uint32_t k_periods, double lock, uint32_t cycle, bool *drift)
 {
 	double l = (double)cycle;
+	*drift = false;
 	for (uint32_t q = 1; q <= PHASE_Q && q + 2 <= k_periods; q++) {
 		double sum = 0.0, lo = l, hi = -l, m;
 		for (uint32_t k = 0; k + q <= k_periods; k++) {
@@ -138,6 +138,7 @@ static double unseen_alignments(const double *fk, uint32_t k_periods, double loc
 		m = fabs(sum / (double)(k_periods - q + 1));
 		if (m <= lock)
 			return 0.0;
+		*drift = true;
 		if ((double)k_periods * m < l)
 			return 1.0 - (double)k_periods * m / l;
 	}
@@ -183,7 +184,15 @@ static bool estimate(vb_board *b, const struct fast_cfg *f, uint64_t total, uint
 		return false;
 	for (uint32_t k = 0; k <= periods; k++)
 		fk[k] = completed_by(b, n, ts + (uint64_t)k * period);
-	unseen = unseen_alignments(fk, periods, f->clk_ps / p, bd_cycle(b, n, ts, te, f->clk_ps));
+	{
+		/* A drift mod 1 BD exists whenever one mod L does; the BDs' cycle (a scan of the window) only
+		 * when there is one. */
+		bool drift;
+		uint32_t cycle;
+		unseen = unseen_alignments(fk, periods, f->clk_ps / p, 1, &drift);
+		if (drift && (cycle = bd_cycle(b, n, ts, te, f->clk_ps)) > 1)
+			unseen = unseen_alignments(fk, periods, f->clk_ps / p, cycle, &drift);
+	}
 	if (unseen > 0.0) {
 		double range;
 		for (uint32_t k = 0; k < periods; k++) {
