@@ -30,10 +30,10 @@ struct fast_cfg {
 	double accept, clk_ps, trfc_ps;
 };
 
-/* Completed BDs by time t: linear between completion times (F(c_i) = i + 1); t inside the recorded span. */
-static double completed_by(vb_board *b, size_t n, uint64_t t)
+/* The first packet whose completion is at or after t (n if none). */
+static size_t first_at(vb_board *b, size_t n, uint64_t t)
 {
-	size_t lo = 0, hi = n;          /* first packet whose completion is >= t */
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (vb_sink_packet(b, mid)->t_last_ps < t)
@@ -41,6 +41,13 @@ static double completed_by(vb_board *b, size_t n, uint64_t t)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* Completed BDs by time t: linear between completion times (F(c_i) = i + 1); t inside the recorded span. */
+static double completed_by(vb_board *b, size_t n, uint64_t t)
+{
+	size_t lo = first_at(b, n, t);
 	if (lo == 0)
 		return 0.0;
 	if (lo >= n)
@@ -55,15 +62,8 @@ static double completed_by(vb_board *b, size_t n, uint64_t t)
  * p per BD: how far any single completion, hence the count at either window edge, may sit off the trend. */
 static double deviation(vb_board *b, size_t n, uint64_t ts, uint64_t te, double fs, double p)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = first_at(b, n, ts);
 	double worst = 0.0;
-	while (lo < hi) {               /* first completion at or after ts */
-		size_t mid = lo + (hi - lo) / 2;
-		if (vb_sink_packet(b, mid)->t_last_ps < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t i = lo; i < n && vb_sink_packet(b, i)->t_last_ps < te; i++) {
 		double d = fabs((double)vb_sink_packet(b, i)->t_last_ps - ((double)ts + ((double)(i + 1) - fs) * p));
 		if (d > worst)
@@ -86,14 +86,7 @@ static double deviation(vb_board *b, size_t n, uint64_t ts, uint64_t te, double 
  * where in the three BDs it lands, not only on its fraction of one BD. */
 static uint32_t bd_cycle(vb_board *b, size_t n, uint64_t ts, uint64_t te, double clk_ps)
 {
-	size_t lo = 0, hi = n, end;
-	while (lo < hi) {               /* first completion at or after ts */
-		size_t mid = lo + (hi - lo) / 2;
-		if (vb_sink_packet(b, mid)->t_last_ps < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = first_at(b, n, ts), end;
 	for (end = lo; end < n && vb_sink_packet(b, end)->t_last_ps < te; end++)
 		;
 	for (uint32_t l = 1; l <= PHASE_Q; l++) {
