@@ -30,10 +30,10 @@ struct fast_cfg {
 	double accept, clk_ps, trfc_ps;
 };
 
-/* Completed BDs by time t: linear between completion times (F(c_i) = i + 1); t inside the recorded span. */
-static double completed_by(vb_board *b, size_t n, uint64_t t)
+/* The first packet whose completion is at or after t (n if none). */
+static size_t first_at(vb_board *b, size_t n, uint64_t t)
 {
-	size_t lo = 0, hi = n;          /* first packet whose completion is >= t */
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (vb_sink_packet(b, mid)->t_last_ps < t)
@@ -41,6 +41,13 @@ static double completed_by(vb_board *b, size_t n, uint64_t t)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* Completed BDs by time t: linear between completion times (F(c_i) = i + 1); t inside the recorded span. */
+static double completed_by(vb_board *b, size_t n, uint64_t t)
+{
+	size_t lo = first_at(b, n, t);
 	if (lo == 0)
 		return 0.0;
 	if (lo >= n)
@@ -55,15 +62,8 @@ static double completed_by(vb_board *b, size_t n, uint64_t t)
  * p per BD: how far any single completion, hence the count at either window edge, may sit off the trend. */
 static double deviation(vb_board *b, size_t n, uint64_t ts, uint64_t te, double fs, double p)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = first_at(b, n, ts);
 	double worst = 0.0;
-	while (lo < hi) {               /* first completion at or after ts */
-		size_t mid = lo + (hi - lo) / 2;
-		if (vb_sink_packet(b, mid)->t_last_ps < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t i = lo; i < n && vb_sink_packet(b, i)->t_last_ps < te; i++) {
 		double d = fabs((double)vb_sink_packet(b, i)->t_last_ps - ((double)ts + ((double)(i + 1) - fs) * p));
 		if (d > worst)
@@ -80,21 +80,48 @@ static double deviation(vb_board *b, size_t n, uint64_t ts, uint64_t te, double 
 /* The longest window (2^20 refresh periods, 8 s of DDR4): past it the trial runs exact. */
 #define MAX_WINDOW_PERIODS (1u << 20)
 
-/* The share of the refresh's alignments to the BD cycle the window has not seen.  Sampled at each refresh
- * start, the completed count f_k = F(ts + kT) says where in a BD that refresh lands (its fraction).  When the
- * BD period is near p/q refresh periods the fractions recur every q refreshes up to a steady step d, so the
- * window's K periods sweep only K |d| of the cycle and the refresh's cost at the other alignments, which the
- * rest of the trial reaches, is unseen: on pynq-z2 the rate steps when the drift reaches an alignment where
- * the refresh hides in a BD's gap, and locks there.  0 when the steps are not steady at any q <= PHASE_Q
- * (the alignments spread over the cycle) or are zero within `lock` BDs (a lock: stationary; a drift slower
- * than one clock per q refreshes passes as one, the residue docs/performance.md describes). */
-static double unseen_alignments(const double *fk, uint32_t k_periods, double lock)
+/* The BDs' own cycle in the window, in BDs: the smallest L <= PHASE_Q such that most completion-to-completion
+ * times (a strict majority) equal the one L BDs later within a clock.  1 when the BDs take the same time; on
+ * zedboard 8 KiB BDs run for stretches as 1030, 1037, 1037 clocks (L = 3), where a refresh's cost depends on
+ * where in the three BDs it lands, not only on its fraction of one BD. */
+static uint32_t bd_cycle(vb_board *b, size_t n, uint64_t ts, uint64_t te, double clk_ps)
 {
+	size_t lo = first_at(b, n, ts), end;
+	for (end = lo; end < n && vb_sink_packet(b, end)->t_last_ps < te; end++)
+		;
+	for (uint32_t l = 1; l <= PHASE_Q; l++) {
+		size_t pairs = end > lo + 1 + l ? end - lo - 1 - l : 0, differ = 0;
+		for (size_t i = lo + 1; i + l < end && 2 * differ < pairs; i++) {
+			int64_t d0 = (int64_t)(vb_sink_packet(b, i)->t_last_ps - vb_sink_packet(b, i - 1)->t_last_ps);
+			int64_t d1 = (int64_t)(vb_sink_packet(b, i + l)->t_last_ps
+					       - vb_sink_packet(b, i + l - 1)->t_last_ps);
+			differ += fabs((double)(d1 - d0)) > clk_ps;
+		}
+		if (2 * differ < pairs || pairs == 0)
+			return l;
+	}
+	return 1;
+}
+
+/* The share of the refresh's alignments to the BDs' cycle the window has not seen.  Sampled at each refresh
+ * start, the completed count f_k = F(ts + kT) says where in the cycle of L BDs (bd_cycle) that refresh lands.
+ * When L BDs' time is near p/q refresh periods the alignments recur every q refreshes up to a steady step d,
+ * so the window's K periods sweep only K |d| of the cycle's L BDs and the refresh's cost at the other
+ * alignments, which the rest of the trial reaches, is unseen: on pynq-z2 the rate steps when the drift
+ * reaches an alignment where the refresh hides in a BD's gap, and locks there; on zedboard it moves the BDs
+ * between a 1030/1031-clock and a 1030/1037/1037-clock pattern, 0.09 % apart in rate.  0 when the steps are
+ * not steady at any q <= PHASE_Q (the alignments spread over the cycle) or are zero within `lock` BDs (a
+ * lock: stationary; a drift slower than one clock per q refreshes passes as one, the residue
+ * docs/performance.md describes). */
+static double unseen_alignments(const double *fk, uint32_t k_periods, double lock, uint32_t cycle, bool *drift)
+{
+	double l = (double)cycle;
+	*drift = false;
 	for (uint32_t q = 1; q <= PHASE_Q && q + 2 <= k_periods; q++) {
-		double sum = 0.0, lo = 1.0, hi = -1.0, m;
+		double sum = 0.0, lo = l, hi = -l, m;
 		for (uint32_t k = 0; k + q <= k_periods; k++) {
 			double d = fk[k + q] - fk[k];
-			d -= nearbyint(d);
+			d -= l * nearbyint(d / l);
 			sum += d;
 			lo = d < lo ? d : lo;
 			hi = d > hi ? d : hi;
@@ -104,8 +131,9 @@ static double unseen_alignments(const double *fk, uint32_t k_periods, double loc
 		m = fabs(sum / (double)(k_periods - q + 1));
 		if (m <= lock)
 			return 0.0;
-		if ((double)k_periods * m < 1.0)
-			return 1.0 - (double)k_periods * m;
+		*drift = true;
+		if ((double)k_periods * m < l)
+			return 1.0 - (double)k_periods * m / l;
 	}
 	return 0.0;
 }
@@ -149,7 +177,15 @@ static bool estimate(vb_board *b, const struct fast_cfg *f, uint64_t total, uint
 		return false;
 	for (uint32_t k = 0; k <= periods; k++)
 		fk[k] = completed_by(b, n, ts + (uint64_t)k * period);
-	unseen = unseen_alignments(fk, periods, f->clk_ps / p);
+	{
+		/* A drift mod 1 BD exists whenever one mod L does; the BDs' cycle (a scan of the window) only
+		 * when there is one. */
+		bool drift;
+		uint32_t cycle;
+		unseen = unseen_alignments(fk, periods, f->clk_ps / p, 1, &drift);
+		if (drift && (cycle = bd_cycle(b, n, ts, te, f->clk_ps)) > 1)
+			unseen = unseen_alignments(fk, periods, f->clk_ps / p, cycle, &drift);
+	}
 	if (unseen > 0.0) {
 		double range;
 		for (uint32_t k = 0; k < periods; k++) {
