@@ -14,6 +14,9 @@ import pytest
 import sgdma
 from sgdma.hw import pg021 as P
 
+# the suite's hypothesis profiles, loaded before any test module builds its @settings; the hook scales examples
+from hypothesis_profiles import pytest_collection_modifyitems  # noqa: E402,F401
+
 #: Upper bound of every register poll: a poll that needs more is a hang.
 POLL_LIMIT = 100_000
 #: Virtual time that lets any small transfer of these tests finish (ns).

@@ -198,6 +198,12 @@ def test_find_max_rate_is_deterministic():
     (dict(sample_bytes=16), r"1 to 8 bytes"),
     (dict(fifo_bytes=4), r"at least two samples"),
     (dict(consumer_rate=0), r"consumer_rate=0"),
+    # one buffer's processing outlasting the run: the stream ran on unread, 1.5 min of host time per 10 B/s
+    (dict(consumer_rate=10, seconds=1e-3), r"consumer_rate=10 B/s: processing one 131072-byte buffer takes "
+                                           r"1.31e\+04 s, longer than the whole run \(0.001 s\); use a consumer "
+                                           r"rate of at least 1.31e\+08 B/s"),
+    # the default run: four laps of the ring, 4 x 16 x 128 KiB at 160 MB/s
+    (dict(consumer_rate=1e3), r"consumer_rate=1000 B/s: .* longer than the whole run \(0.0524288 s\)"),
     (dict(seconds=0), r"seconds=0"),
 ])
 def test_bad_input_refused_up_front(kwargs, match):
@@ -249,3 +255,19 @@ def test_holding_every_buffer_is_reported_not_hung():
     with pytest.raises(CaptureError, match="held by the reader"):
         rx.acquire()
     assert len(held) == 2
+
+
+def test_consumer_slower_than_one_buffer_per_run_is_refused_by_the_cli():
+    """Found by the CLI fuzz: a 1 ms capture with --consumer-rate 1 simulated 36 hours of overflow (minutes of
+    host time); now exit 2 naming the option, the rule and the rate that fits."""
+    import re
+
+    from click.testing import CliRunner
+
+    from sgdma.cli import main
+    r = CliRunner().invoke(main, ["capture", "--seconds", "1ms", "--buffers", "2", "--consumer-rate", "1"])
+    assert r.exit_code == 2, r.output
+    # the option by its API name or, where the CLI renames it in messages, by its flag
+    assert re.search(r"(consumer_rate=|--consumer-rate )1 B/s", r.output), r.output
+    assert "longer than the whole run (0.001 s)" in r.output, r.output
+    assert "at least 1.31e+08 B/s" in r.output and "Traceback" not in r.output

@@ -176,6 +176,19 @@ def check_request(board, rate: float, sample_bytes: int, fifo_bytes: int, consum
                                f"s or use larger buffers")
 
 
+def check_consumer(consumer_rate, buffer_bytes: int, seconds: float) -> None:
+    """A continuous run ends between buffers, so one buffer's processing at ``consumer_rate`` must fit in the
+    run: else the ADC streams on into a full ring for that whole time (virtual time, and host time, without
+    bound: 1 B/s on a 128 KiB buffer is 36 hours)."""
+    if consumer_rate is None:
+        return
+    per_s = buffer_bytes / consumer_rate
+    if per_s > seconds:
+        raise CaptureError(f"consumer_rate={consumer_rate:g} B/s: processing one {buffer_bytes}-byte buffer takes "
+                           f"{per_s:.3g} s, longer than the whole run ({seconds:g} s); use a consumer rate of at "
+                           f"least {buffer_bytes / seconds:.3g} B/s, smaller buffers or a longer run (--seconds)")
+
+
 def default_cache(dma_mode: str) -> str:
     """The cache policy a driver gives its buffers unless told: seed 002's simple-mode driver allocates
     with dma_alloc_coherent, write-combine on a non-coherent ARM; the SG capture driver syncs."""
@@ -210,6 +223,9 @@ def run_capture(board, rate: float, sample_bytes: int, buffer_bytes: int, buffer
         raise CaptureError(f"consumer {consumer!r}: choose {', '.join(CONSUMERS)}")
     board = resolve_board(board, cache, seed, cpu_load=cpu_load, cpu_costs=cpu_costs, dma_mode=dma_mode)
     check_request(board, rate, sample_bytes, fifo_bytes, consumer_rate, seconds, api, cache, mode, buffer_bytes)
+    if mode == "continuous":
+        check_consumer(consumer_rate, buffer_bytes,
+                       default_seconds(rate, sample_bytes, buffer_bytes, buffers) if seconds is None else seconds)
     driver_cls = SimpleCaptureDriver if dma_mode == "simple" else CaptureDriver
     drv = driver_cls(board, buffer_bytes, buffers, cache=cache, sample_bytes=sample_bytes, seed=seed,
                      rearm=mode == "continuous", irq_threshold=irq_threshold, irq_delay_ns=irq_delay_ns,
