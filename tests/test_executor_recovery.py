@@ -197,3 +197,28 @@ def test_the_local_dask_cluster_runs_without_the_dashboards_samplers():
     finally:
         ex.close()
     assert _settings(LOCAL_CLUSTER_CONFIG) == before != LOCAL_CLUSTER_CONFIG
+
+
+def _hang_at_exit(k):
+    """Registers an exit handler that never returns: the child now hangs as one that inherited a held lock at
+    the fork does (seen once in the suite: plan's pool waited on such a worker for good)."""
+    from multiprocessing import util
+    util.Finalize(None, time.sleep, args=(3600,), exitpriority=100)
+    return os.getpid()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork")
+def test_close_ends_a_worker_that_hangs_at_exit(monkeypatch):
+    import threading
+
+    import sgdma.executor as ex_mod
+    monkeypatch.setattr(ex_mod, "WORKER_EXIT_GRACE_S", 0.5)
+    ex = LocalExecutor(2, "processes")
+    pids = {pid for _, pid in ex.map(_hang_at_exit, [0, 1, 2, 3])}
+    closer = threading.Thread(target=ex.close, daemon=True)
+    closer.start()
+    closer.join(timeout=120)        # a hang guard, not a speed check: the grace is 0.5 s
+    assert not closer.is_alive(), "close() waited on a worker that hangs at exit"
+    for pid in pids:                # every worker is gone (reaped), none left running the handler
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

@@ -69,6 +69,34 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=watch, name="sgdma-parent-watch", daemon=True).start()
 
 
+#: How long close() lets an idle worker process exit before terminating it.  A forked child inherits every
+#: lock some other thread of the parent held at the fork (an allocator's, a logging handler's, an event loop's);
+#: one that stays held makes the child hang at exit, and an unbounded shutdown would hang the command with it.
+WORKER_EXIT_GRACE_S = 10.0
+
+
+def _shutdown_bounded(pool) -> None:
+    """Shut ``pool`` down, waiting at most WORKER_EXIT_GRACE_S for its processes to exit (then terminate,
+    then kill).  A thread pool's threads are joined as usual: a thread cannot be terminated."""
+    if not isinstance(pool, cf.ProcessPoolExecutor):
+        pool.shutdown(wait=True, cancel_futures=True)
+        return
+    # CPython's ProcessPoolExecutor keeps its workers in _processes; there is no public way to reach them
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + WORKER_EXIT_GRACE_S
+    for p in procs:
+        p.join(max(0.0, deadline - time.monotonic()))
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+            p.join(1.0)
+            if p.is_alive():
+                p.kill()
+                p.join(1.0)
+    pool.shutdown(wait=True)          # the pool's manager thread ends once its processes have
+
+
 class LocalExecutor:
     """Threads (the C core releases the GIL while it simulates) or forked processes.  The pool starts at the
     first map that needs one and serves every later map until close(): a command that maps many times
@@ -177,7 +205,7 @@ class LocalExecutor:
     def _close_lanes(self) -> None:
         lanes, self._lanes = self._lanes, []
         for lane in lanes:
-            lane.shutdown(wait=True, cancel_futures=True)
+            _shutdown_bounded(lane)
 
     def stop(self) -> None:
         """Stop now (Ctrl-C): queued tasks are dropped and running ones abandoned, their worker processes
@@ -195,7 +223,7 @@ class LocalExecutor:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            _shutdown_bounded(self._pool)
             self._pool = None
         self._close_lanes()
 
