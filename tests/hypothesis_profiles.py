@@ -1,7 +1,7 @@
 """Hypothesis profiles for the suite, loaded by conftest.py before any test module builds its @settings.
 
 "ci" (the default): fresh random examples every run, so each CI run explores new inputs; a failure prints the
-reproduce blob (@reproduce_failure) and the seed, so a red run is replayable. No deadline: the examples run the
+reproduce blob (@reproduce_failure), so a red run is replayable. No deadline: the examples run the
 timed model, whose wall time on a shared or loaded machine says nothing about correctness, and a deadline would
 fail at random. HealthCheck.too_slow is off for the same reason (it times data generation in wall clock); the
 health checks that flag a bad generator (filter_too_much, data_too_large) stay on.
@@ -41,10 +41,13 @@ def pytest_collection_modifyitems(items):
     k = _scale()
     if k == 1:
         return
+    seen = set()
     for item in items:
         fn = getattr(item, "obj", None)
-        if getattr(fn, "hypothesis", None) is None:
-            continue
+        fn = getattr(fn, "__func__", fn)          # a test method: the function, where attributes can be set
+        if getattr(fn, "hypothesis", None) is None or id(fn) in seen:
+            continue                              # parametrized items share one function: scale it once
+        seen.add(id(fn))
         # hypothesis keeps a test's @settings on this attribute; a copy with more examples replaces it
         own = getattr(fn, "_hypothesis_internal_use_settings", None) or settings()
         fn._hypothesis_internal_use_settings = settings(own, max_examples=own.max_examples * k)

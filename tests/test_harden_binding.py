@@ -140,7 +140,8 @@ def test_board_converters():
         vb._b.coh_unregister(1 << 70)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(x=st.one_of(st.integers(min_value=-(1 << 70), max_value=1 << 70),
                    st.sampled_from([0, -1, (1 << 32) - 1, 1 << 32, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 1 << 64])),
        which=st.integers(min_value=0, max_value=13))
@@ -160,7 +161,8 @@ def test_rtio_entry_points_never_wrap(rtio_board, x, which):
         assert 0 <= x < 1 << 64
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(packet=st.integers(min_value=-(1 << 40), max_value=1 << 40), nelem=st.integers(-4, 1 << 17),
        chan=st.integers(-2, 6))
 def test_pcie_run_any_geometry(pcie_board, packet, nelem, chan):

@@ -84,7 +84,8 @@ def test_use_after_close(boards):
                 call()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(addr=st.one_of(st.integers(-(1 << 70), 1 << 70), st.floats(allow_nan=True)),
        value=st.one_of(st.integers(-(1 << 40), 1 << 40), st.floats(allow_nan=True)))
 def test_write32_any_value_same_verdict(boards, addr, value):

@@ -28,6 +28,9 @@
 #define SGDMA_BSP_IRQ_MM2S 121U     /* ZynqMP pl_ps_irq0[0] (UG1085 Table 13-1) */
 #define SGDMA_BSP_IRQ_S2MM 122U
 #endif
+#if SGDMA_BSP_IRQ_S2MM != SGDMA_BSP_IRQ_MM2S + 1
+#error "the shim serves IRQ_F2P[7:0] from MM2S's GIC ID up: the DMA's S2MM must be IRQ_F2P[1], MM2S's ID + 1"
+#endif
 #define F2P_LINES 8U                  /* IRQ_F2P[7:0] / pl_ps_irq0[7:0] */
 #define F2P_BASE SGDMA_BSP_IRQ_MM2S   /* the DMA's MM2S is IRQ_F2P[0] */
 #define TRIGGER_RISING 3U             /* XScuGic_SetPriorityTriggerType's rising edge */

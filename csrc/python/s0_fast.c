@@ -178,8 +178,9 @@ static bool estimate(vb_board *b, const struct fast_cfg *f, uint64_t total, uint
 	for (uint32_t k = 0; k <= periods; k++)
 		fk[k] = completed_by(b, n, ts + (uint64_t)k * period);
 	{
-		/* A drift mod 1 BD exists whenever one mod L does; the BDs' cycle (a scan of the window) only
-		 * when there is one. */
+		/* The BDs' cycle (a scan of the window) is looked for only when the alignments drift mod 1 BD:
+		 * a drift mod L shows mod 1 too unless its step is a whole number of BDs, a case this skips for
+		 * speed (a step of whole BDs per refresh moves no refresh within its BD). */
 		bool drift;
 		uint32_t cycle;
 		unseen = unseen_alignments(fk, periods, f->clk_ps / p, 1, &drift);

@@ -83,6 +83,8 @@ def _shutdown_bounded(pool) -> None:
         return
     # CPython's ProcessPoolExecutor keeps its workers in _processes; there is no public way to reach them
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)      # shutdown(wait=False) forgets both
+    results = getattr(pool, "_result_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     deadline = time.monotonic() + WORKER_EXIT_GRACE_S
     for p in procs:
@@ -94,7 +96,10 @@ def _shutdown_bounded(pool) -> None:
             if p.is_alive():
                 p.kill()
                 p.join(1.0)
-    pool.shutdown(wait=True)          # the pool's manager thread ends once its processes have
+    if manager is not None:           # it ends once its processes have; bounded all the same
+        manager.join(WORKER_EXIT_GRACE_S)
+    if results is not None and (manager is None or not manager.is_alive()):
+        results.close()
 
 
 class LocalExecutor:
