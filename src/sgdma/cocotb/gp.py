@@ -19,11 +19,8 @@ from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 
 from sgdma.board.plport import pl_irq_line, pl_irq_set
 from sgdma.cocotb.errors import AxiProtocolError
+from sgdma.cocotb.simtime import now_ps
 from sgdma.hw import presets
-
-
-def _now_ps() -> int:
-    return int(round(get_sim_time("ps")))
 
 
 class GpPort:
@@ -154,7 +151,7 @@ class PlInterrupt:
             raise ValueError(f"board {board.preset!r} has no [cpu.apu] irq_entry_ns: the CPU's interrupt "
                              f"entry cost is needed to wake it")
         self.entry_ns = float(apu["irq_entry_ns"]["value"])
-        self.offset = board.now_ps - _now_ps()
+        self.offset = board.now_ps - now_ps()
         self.raised_ps: int | None = None
         self._changed = Event()
         self._task = cocotb.start_soon(self._watch())
@@ -165,7 +162,7 @@ class PlInterrupt:
             v = self.signal.value
             now = bool(v.is_resolvable and int(v))     # X/Z (as in reset): low
             if now != level:
-                pl_irq_set(self.board, self.f2p, now, _now_ps() + self.offset)
+                pl_irq_set(self.board, self.f2p, now, now_ps() + self.offset)
                 level = now
                 self._changed.set()
             await Edge(self.signal)
@@ -177,20 +174,20 @@ class PlInterrupt:
     async def wait(self, timeout_ns: float) -> float:
         """Wait (at most timeout_ns of HDL time) until the board's line is high; the handler's start
         time in ns (HDL).  TimeoutError names the signal and the line when it never rises."""
-        t0 = _now_ps()
+        t0 = now_ps()
         deadline = t0 + round(timeout_ns * 1000)
         while not (ln := self.line()).level:
-            left = deadline - _now_ps()
+            left = deadline - now_ps()
             if left <= 0:
                 raise TimeoutError(f"interrupt {self.signal._name} (IRQ_F2P[{self.f2p}], GIC ID {self.gic_id}): "
                                    f"not raised within {timeout_ns:g} ns (waited from {t0 / 1000:g} ns)")
             self._changed.clear()
             await First(self._changed.wait(), Timer(left, "ps"))
         self.raised_ps = ln.rose_ps - self.offset
-        left = self.raised_ps + round(self.entry_ns * 1000) - _now_ps()
+        left = self.raised_ps + round(self.entry_ns * 1000) - now_ps()
         if left > 0:
             await Timer(left, "ps")
-        t = _now_ps() + self.offset
+        t = now_ps() + self.offset
         if t > self.board.now_ps:          # the CPU runs its handler at that time
             self.board.advance((t - self.board.now_ps) / 1000.0)
         return get_sim_time("ns")

@@ -21,6 +21,7 @@ from cocotbext.axi import AxiBus
 
 from sgdma.board.plport import pl_read, pl_write
 from sgdma.cocotb.errors import AxiProtocolError
+from sgdma.cocotb.simtime import now_ps
 from sgdma.hw import presets
 
 RESP = (0, 3, 2)          # board answer (OK, DECERR, SLVERR) -> AXI xRESP (OKAY, DECERR, SLVERR)
@@ -61,10 +62,6 @@ class _Burst:
     wmask: bytearray | None = None
 
 
-def _now_ps() -> int:
-    return int(round(get_sim_time("ps")))
-
-
 def _v(sig) -> int:
     """A control input as 0/1 (X or Z: 0, as during reset)."""
     val = sig.value
@@ -93,7 +90,7 @@ class PsMemoryPort:
                 raise ValueError(f"{prefix}_{name} is {len(sig)} bits; port {port} of {board.preset} is "
                                  f"{self.spec['width_bits']} bits: set the DUT's data width to it")
         self.max_beats = 16 if self.spec["axi"] == 3 else 256
-        self.offset = board.now_ps - _now_ps()     # board time = HDL time + offset
+        self.offset = board.now_ps - now_ps()     # board time = HDL time + offset
         self.clocks = 0
         self.reads: deque[_Burst] = deque()
         self.writes: deque[_Burst] = deque()          # AW taken, data still coming
@@ -251,7 +248,7 @@ class PsMemoryPort:
         while True:
             await edge
             self.clocks += 1
-            t = _now_ps()
+            t = now_ps()
             if self._in_reset():     # bursts in flight are dropped (the board has done them)
                 for s in (self.ar.arready, self.aw.awready, self.w.wready, self.r.rvalid, self.b.bvalid):
                     s.value = 0

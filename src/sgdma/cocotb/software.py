@@ -10,11 +10,8 @@ CPU and the RTL see the same clock: after the await, board time = HDL time + ``o
 from __future__ import annotations
 
 from cocotb.triggers import Timer
-from cocotb.utils import get_sim_time
 
-
-def _now_ps() -> int:
-    return int(round(get_sim_time("ps")))
+from sgdma.cocotb.simtime import now_ps
 
 
 class Software:
@@ -23,14 +20,14 @@ class Software:
 
     def __init__(self, board, offset: int | None = None):
         self.board = board
-        self.offset = board.now_ps - _now_ps() if offset is None else int(offset)
+        self.offset = board.now_ps - now_ps() if offset is None else int(offset)
 
     async def call(self, fn, *args, **kwargs):
-        lag = _now_ps() + self.offset - self.board.now_ps
+        lag = now_ps() + self.offset - self.board.now_ps
         if lag > 0:
             self.board.advance(lag / 1000)
         result = fn(*args, **kwargs)
-        ahead = self.board.now_ps - self.offset - _now_ps()
+        ahead = self.board.now_ps - self.offset - now_ps()
         if ahead > 0:       # the call's cost: the HDL goes on when the CPU does
             await Timer(ahead, "ps")
         return result

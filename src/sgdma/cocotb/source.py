@@ -24,12 +24,9 @@ from cocotb_bus.bus import Bus
 
 from sgdma.board.plport import dma_clock, mm2s_beat
 from sgdma.cocotb.errors import AxiProtocolError
+from sgdma.cocotb.simtime import now_ps
 
 STALL_CLOCKS = 100_000      # TREADY low this long while a beat waits: the DUT is stuck (an error)
-
-
-def _now_ps() -> int:
-    return int(round(get_sim_time("ps")))
 
 
 class DmaStreamSource:
@@ -59,7 +56,7 @@ class DmaStreamSource:
         self.bytes = width // 8
         board.mm2s_live()               # refused (with the fix) once MM2S has BDs queued
         self.origin_ps, self.period_ps = dma_clock(board)
-        self.offset = self._align(_now_ps())   # board time = HDL time + offset
+        self.offset = self._align(now_ps())   # board time = HDL time + offset
         self.clocks = self.beats = self.packets = 0
         self.taken_ps: list[int] = []
         self._wait = 0
@@ -110,7 +107,7 @@ class DmaStreamSource:
                 await edge
             self.clocks += skip
             skip = 1
-            t_hdl = _now_ps()
+            t_hdl = now_ps()
             t = t_hdl + self.offset
             if self.clocks == 1:
                 self._check_phase(t)

@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import cocotb
 from cocotb.triggers import RisingEdge
-from cocotb.utils import get_sim_time
 from cocotb_bus.bus import Bus
 
-
-def _now_ps() -> int:
-    return int(round(get_sim_time("ps")))
+from sgdma.cocotb.simtime import now_ps
 
 
 class DmaStreamSink:
@@ -38,7 +35,7 @@ class DmaStreamSink:
         self.fifo = int(fifo_bytes if fifo_bytes is not None else board.option("dma.fifo_bytes"))
         if self.fifo < self.bytes:
             raise ValueError(f"fifo_bytes={self.fifo}: must hold at least one {self.bytes}-byte beat")
-        self.offset = board.now_ps - _now_ps()
+        self.offset = board.now_ps - now_ps()
         self.beats = self.packets = 0
         self.bus.tready.value = 0
         self._task = cocotb.start_soon(self._run())
@@ -58,7 +55,7 @@ class DmaStreamSink:
                     int(self.reset.value) == int(self.reset_level):
                 bus.tready.value = 0
                 continue
-            t = _now_ps()
+            t = now_ps()
             if int(bus.tready.value) and v.is_resolvable and int(v):
                 data = int(bus.tdata.value).to_bytes(self.bytes, "little")
                 if hasattr(bus, "tkeep"):
