@@ -51,6 +51,17 @@ def test_two_outputs_on_one_path_refused(args, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_outputs_may_share_a_device_but_not_a_file(tmp_path):
+    # /dev/null is written as a stream, never replaced: two outputs there lose nothing (and were accepted before)
+    r = _run(SMALL + ["--json", "/dev/null", "--csv", "/dev/null"])
+    assert r.exit_code == 0, r.output
+    existing = tmp_path / "x"
+    existing.write_text("kept")
+    r = _run(SMALL + ["--json", str(existing), "--csv", str(existing)])
+    assert r.exit_code == 2 and "each output needs its own path" in r.output, r.output
+    assert existing.read_text() == "kept"
+
+
 def test_two_directory_outputs_may_share_a_folder(tmp_path):
     r = _run(SMALL + ["--plot", str(tmp_path / "o"), "--out", str(tmp_path / "o")])
     assert r.exit_code == 0, r.output
@@ -176,6 +187,31 @@ def test_selftest_refuses_what_it_cannot_do_before_it_runs(args, words, tmp_path
     assert r.exit_code == 2, r.output
     assert all(w in r.output for w in words), r.output
     assert not out.exists()
+
+
+def test_selftest_buffers_checked_at_the_sizes_drawn(tmp_path):
+    from sgdma.board.virtual import VirtualBoard
+
+    board = VirtualBoard("zcu111")
+    free, width = board.bytes_free(), board.axi_dma.data_bytes
+    rings = 2 * 40000 * (-(-3000 // width) + 1) * 64          # 64-byte BDs, every packet split at every beat
+    # 40000 packets: the rings fit, but what they leave is less than the source alone (~1500 bytes a packet)
+    assert rings < free and free - rings < 40000 * 1400
+    out = tmp_path / "s.json"
+    r = _run(["selftest", "--rounds", "1", "--packets", "40000", "--json", str(out)])
+    assert r.exit_code == 2, r.output
+    assert f"has {free - rings} free in its DDR region after the BD rings" in r.output and "--packets" in r.output
+    assert not out.exists()
+
+
+def test_selftest_runs_what_fits_though_its_worst_case_would_not(tmp_path):
+    # a worst case for every term (a BD per beat, every packet 3000 bytes, S2MM twice the source) is over the
+    # 512 MiB region; the sizes drawn fit, and this ran before the memory check existed
+    out = tmp_path / "s.json"
+    r = _run(["selftest", "--rounds", "1", "--packets", "32000", "--json", str(out)])
+    assert r.exit_code == 0 and "PASS" in r.output, r.output
+    got = json.loads(out.read_text())
+    assert got["packets"] == 32000 and got["ok"]
 
 
 def test_selftest_max_packet_takes_units():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import stat
 import sys
 
 import click
@@ -221,7 +222,7 @@ def _claim(path: str, directory: bool, param, ctx) -> None:
     """Two outputs of one command on one path: the second would overwrite the first (or fail on the directory
     the first made) after the work, so refuse it now.  Two directory outputs may share a folder: their files
     have different names.  An output on an input file would destroy the input."""
-    if ctx is None or param is None:
+    if ctx is None or param is None or _special(path):
         return
     key = os.path.realpath(path)
     read = ctx.meta.get("sgdma.inputs", {}).get(key)
@@ -234,6 +235,15 @@ def _claim(path: str, directory: bool, param, ctx) -> None:
         raise click.BadParameter(f"{path!r} is also the path of {other[2]}: each output needs its own path, or "
                                  f"one of them would overwrite the other", ctx=ctx, param=param)
     claimed.setdefault(key, (param.name, directory, param.opts[0]))
+
+
+def _special(path: str) -> bool:
+    """/dev/null, a FIFO, a terminal: written as a stream, not replaced, so several outputs may share it."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:                            # not there yet: a file this command will create
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 class InPath(click.Path):

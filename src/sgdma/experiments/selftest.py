@@ -64,25 +64,31 @@ def _sg_round(board, dma, tx, rx, rng, res: SelftestResult, n_packets: int, max_
     max_bd = min(board.axi_dma.max_length, 4 * max_packet)
     sizes = rng.integers(1, max_packet + 1, n_packets)
     stride = -(-sizes // width) * width
-    src = board.allocate(int(stride.sum()), np.uint8, align=max(width, 64))
-    src[:] = rng.integers(0, 256, src.nbytes, dtype=np.uint8)
+    # Every draw comes in the order it always has (same seed, same round); the board memory is taken only once
+    # the buffers' sizes are known and checked to fit.
+    payload = rng.integers(0, 256, int(stride.sum()), dtype=np.uint8)
     offsets = np.r_[0, np.cumsum(stride)[:-1]]
 
-    # MM2S: each packet split at random beat boundaries (per packet, not per BD).
+    # MM2S: each packet split at random beat boundaries (per packet, not per BD); offsets into the source.
     addr, lens, flags = [], [], []
     for off, size in zip(offsets, sizes):
         pieces = _split(rng, int(size), width, max_bd)
-        starts = src.physical_address + int(off) + np.r_[0, np.cumsum(pieces)[:-1]]
         f = np.zeros(len(pieces), np.uint8)
         f[0] |= P.SG_BD_SOF
         f[-1] |= P.SG_BD_EOF
-        addr.append(starts), lens.append(pieces), flags.append(f)
+        addr.append(int(off) + np.r_[0, np.cumsum(pieces)[:-1]]), lens.append(pieces), flags.append(f)
     addr, lens, flags = np.concatenate(addr), np.concatenate(lens), np.concatenate(flags)
 
     # S2MM: buffers of one random capacity (whole beats); a packet may span several.
     cap = int(rng.integers(1, max(2, max_packet // width) + 1)) * width
     need = int((-(-sizes // cap)).sum())
-    dst = board.allocate(need * cap, np.uint8, align=max(width, 64))
+    align = max(width, 64)
+    check_buffers(board, n_packets, max_packet, payload.nbytes, need * cap, align)
+    src = board.allocate(payload.nbytes, np.uint8, align=align)
+    src[:] = payload
+    del payload
+    addr = addr + src.physical_address
+    dst = board.allocate(need * cap, np.uint8, align=align)
     dst[:] = 0
     rx_addr = dst.physical_address + np.arange(need, dtype=np.uint64) * cap
     if need > rx.free or len(addr) > tx.free:
@@ -156,8 +162,9 @@ MAX_PAYLOAD_BYTES = 32 << 30
 
 
 def check_request(board, rounds: int, packets: int, max_packet: int) -> None:
-    """Refuse (ValueError, in the command's option names) a self-test over the work bounds or one whose rings
-    and buffers cannot fit the board's memory."""
+    """Refuse (ValueError, in the command's option names) a self-test over the work bounds or one whose BD rings
+    cannot fit the board's memory.  The buffers are checked per round from the sizes drawn (check_buffers): a
+    worst case for them (every packet at --max-packet) refuses requests that run."""
     if rounds * packets > MAX_PACKETS:
         raise ValueError(f"--rounds {rounds} x --packets {packets} is {rounds * packets} packets, over the limit of "
                          f"{MAX_PACKETS} (about a minute); fewer --rounds or --packets")
@@ -166,15 +173,29 @@ def check_request(board, rounds: int, packets: int, max_packet: int) -> None:
                          f"{rounds * packets * max_packet / 1e9:.3g} GB of payload, over the limit of "
                          f"{MAX_PAYLOAD_BYTES / 1e9:.3g} GB (about a minute); fewer --rounds or --packets, or a "
                          f"smaller --max-packet")
-    width = board.axi_dma.data_bytes
-    beats = -(-max_packet // width)
-    # two rings sized for packets split at every beat, the source, and the S2MM buffers (at most twice the source)
-    need = 2 * packets * (beats + 1) * P.BD_SIZE + 3 * packets * beats * width
+    rings = 2 * worst_bds(board, packets, max_packet) * P.BD_SIZE
+    free = board.bytes_free()
+    if rings > free:
+        raise ValueError(f"--packets {packets} x --max-packet {max_packet}: the two BD rings, sized for every packet "
+                         f"split at every beat, take {rings} bytes, and board {board.name!r} has {free} free in its "
+                         f"DDR region; fewer --packets or a smaller --max-packet")
+
+
+def worst_bds(board, packets: int, max_packet: int) -> int:
+    """BDs one ring needs for a round: every packet split at every beat (plus one for a partial beat)."""
+    return packets * (-(-max_packet // board.axi_dma.data_bytes) + 1)
+
+
+def check_buffers(board, packets: int, max_packet: int, src_bytes: int, dst_bytes: int, align: int) -> None:
+    """Refuse (ValueError, in the command's option names) a round whose source and S2MM buffers, at the sizes
+    drawn, do not fit what the rings left free; checked before the round takes memory or starts the DMA."""
+    need = src_bytes + dst_bytes + 2 * align           # each allocation may skip up to one alignment
     free = board.bytes_free()
     if need > free:
-        raise ValueError(f"--packets {packets} x --max-packet {max_packet}: a round's rings and buffers take up to "
-                         f"{need} bytes, and board {board.name!r} has {free} free in its DDR region; fewer "
-                         f"--packets or a smaller --max-packet")
+        raise ValueError(f"--packets {packets} x --max-packet {max_packet}: a round's source ({src_bytes} bytes) "
+                         f"and S2MM buffers ({dst_bytes} bytes) need {need} bytes with alignment, and board "
+                         f"{board.name!r} has {free} free in its DDR region after the BD rings; fewer --packets "
+                         f"or a smaller --max-packet")
 
 
 def run(preset: str = "zcu111", seed: int = 0, rounds: int = 4, packets: int = 32, max_packet: int = 3000,
@@ -186,10 +207,8 @@ def run(preset: str = "zcu111", seed: int = 0, rounds: int = 4, packets: int = 3
     res = SelftestResult(board=board.name, seed=seed)
     dma = AxiDma(board)
     dma.reset()
-    width = board.axi_dma.data_bytes
-    worst_bds = packets * (-(-max_packet // width) + 1)
-    tx = dma.mm2s.ring(worst_bds)
-    rx = dma.s2mm.ring(worst_bds)
+    bds = worst_bds(board, packets, max_packet)
+    tx, rx = dma.mm2s.ring(bds), dma.s2mm.ring(bds)
     for _ in range(rounds):
         _sg_round(board, dma, tx, rx, rng, res, packets, max_packet)
         if not tx.check() or not rx.check():
@@ -213,8 +232,8 @@ def run_on(board, seed: int = 0, rounds: int = 4, packets: int = 32, max_packet:
     if board.axi_dma.include_sg:
         dma = AxiDma(board)
         dma.reset()
-        worst_bds = packets * (-(-max_packet // board.axi_dma.data_bytes) + 1)
-        tx, rx = dma.mm2s.ring(worst_bds), dma.s2mm.ring(worst_bds)
+        bds = worst_bds(board, packets, max_packet)
+        tx, rx = dma.mm2s.ring(bds), dma.s2mm.ring(bds)
         for _ in range(rounds):
             _sg_round(board, dma, tx, rx, rng, res, packets, max_packet)
             if not tx.check() or not rx.check():
