@@ -320,7 +320,38 @@ def test_rtio_bench_batch_that_never_sustains_is_a_verdict(tmp_path):
     r = _run(["rtio", "bench", "--initiator", "acp-batch", "--batch", "65536", "--baseline", "", "--json", str(out)])
     assert r.exit_code == 1, r.output
     assert "NOT SUSTAINED acp-batch" in r.output and "smaller --batch" in r.output and "Traceback" not in r.output
-    assert json.loads(out.read_text()) == []
+    (row,) = json.loads(out.read_text())          # the initiator is kept, with its parameters, not dropped
+    assert row["initiator"] == "acp-batch" and row["batch"] == 65536 and row["sustained"] is False
+    assert row["interval_ns"] is None and "no interval up to" in row["reason"]
+
+
+def test_rtio_bench_report_shows_the_unsustained_initiator(tmp_path):
+    r = _run(["rtio", "bench", "--initiator", "acp-batch", "--batch", "65536", "--baseline", "", "--out",
+              str(tmp_path / "r")])
+    assert r.exit_code == 1, r.output
+    from sgdma.output import report
+
+    rec = json.loads((tmp_path / "r" / "result.json").read_text())
+    assert [(x["initiator"], x["sustained"]) for x in rec["rows"]] == [("acp-batch", False)]
+    assert rec["limits"][0]["binding"] == "not sustained"
+    v = report.view_of(rec)
+    assert v.ok is False and v.headline[0].startswith("Not sustained: acp-batch on zc706 (batch 65536)")
+    assert "not computed" not in " ".join(v.headline)
+    page = (tmp_path / "r" / "report.html").read_text()
+    assert "nan ns" not in page and "not sustained" in page
+
+
+def test_rtio_bench_other_runtime_error_is_a_failure(monkeypatch):
+    # only NotSustained is a verdict: another RuntimeError while measuring (the analyzer's writer still busy)
+    # is a failure while running, exit 3
+    from sgdma.rtio import bench as B
+
+    def busy(*a, **k):
+        raise RuntimeError("analyzer writer still busy")
+
+    monkeypatch.setattr(B, "kernel_interval", busy)
+    r = _run(["rtio", "bench", "--initiator", "csr", "--baseline", ""])
+    assert r.exit_code == 3 and "writer still busy" in r.output and "NOT SUSTAINED" not in r.output, r.output
 
 
 @pytest.mark.parametrize("mode, why", [(["--direction", "s2mm"], "S2MM"), (["--mode", "simple", "--bds", "1"],

@@ -48,29 +48,31 @@ def bench(initiator: str, board: str, baseline: str, batch: int, json_path, plot
     if batch < 1:
         raise click.BadParameter(f"{batch}: at least 1 event per batch", param_hint="--batch")
     which = INITIATORS if initiator == "all" else (initiator,)
-    rows, unsustained = [], []
+    rows = []
     _board(board)
     if baseline:
         _board(baseline, "--baseline")                  # both checked before either is measured
     for ini in which:
         try:
             rows.append(B.kernel_interval(_board(board), ini, batch=batch))
-        except RuntimeError as e:                      # the search found no interval: a result, not a crash
-            unsustained.append(f"{ini}: {e}" + (
-                f" (the kernel starts a fixed slack ahead and submits a batch only when all {batch} events are "
-                f"written, so the first ones underflow: use a smaller --batch)" if ini == "acp-batch" else ""))
+        except B.NotSustained as e:                     # the search found no interval: a result, not a crash
+            rows.append(e.row)
     if baseline:
         rows.append(B.kernel_interval(_board(baseline, "--baseline"), "csr"))
+    sustained = [r for r in rows if r["sustained"]]
+    unsustained = [r for r in rows if not r["sustained"]]
     click.echo(f"{'board':<16} {'initiator':<10} {'interval':>10} {'GP rd/ev':>9} {'GP wr/ev':>9} {'sev/ev':>7}")
-    for r in rows:
+    for r in sustained:
         click.echo(f"{r['board']:<16} {r['initiator']:<10} {r['interval_ns']:>8.1f}ns {r['gp_reads_per_event']:>9.2f} "
                    f"{r['gp_writes_per_event']:>9.2f} {r['sev_per_event']:>7.3f}")
-    for line in unsustained:
-        click.echo(f"NOT SUSTAINED {line}")
+    for r in unsustained:
+        click.echo(f"NOT SUSTAINED {r['initiator']} on {r['board']}: {r['reason']}"
+                   + (" (use a smaller --batch)" if r["initiator"] == "acp-batch" else ""))
     vb = _board(board)
     click.echo(f"gateware limit (one CRI write per {int(vb.option('rtio.cri_write_cycles'))} RTIO cycles): "
                f"{B.gateware_limit_ns(vb):.1f} ns" + (f"; resolution of each interval: "
-                                                      f"{max(r['resolution_mu'] for r in rows):.2f} mu" if rows else ""))
+                                                      f"{max(r['resolution_mu'] for r in sustained):.2f} mu"
+                                                      if sustained else ""))
     _write_json(json_path, rows)
     if plot_dir:
         from sgdma.output.rtio_plots import intervals

@@ -13,10 +13,12 @@ def intervals(rows: list[dict], path: Path) -> Path:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 3.8))
     labels = [f"{r['board']}\n{r['initiator']}" for r in rows]
-    vals = [r["interval_ns"] for r in rows]
+    held = [r.get("sustained", True) for r in rows]
+    vals = [r["interval_ns"] if h else 0.0 for r, h in zip(rows, held)]     # not sustained: no bar, a label
     bars = ax.bar(range(len(rows)), vals, color="tab:blue")
-    for b, v in zip(bars, vals):
-        ax.text(b.get_x() + b.get_width() / 2, v, f"{v:.0f}", ha="center", va="bottom", fontsize=8)
+    for b, v, h in zip(bars, vals, held):
+        ax.text(b.get_x() + b.get_width() / 2, v, f"{v:.0f}" if h else "not\nsustained", ha="center", va="bottom",
+                fontsize=8, color=None if h else "tab:red")
     if rows:
         ax.axhline(rows[0]["gateware_limit_ns"], color="tab:red", ls="--", lw=1, label="CRI write limit")
         ax.legend(fontsize=8)

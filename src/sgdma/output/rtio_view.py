@@ -16,43 +16,56 @@ def view(rec: dict) -> View:
 def _bench(rec: dict) -> View:
     rows, lim = rec["rows"], rec.get("limits") or [{}] * len(rec["rows"])
     gw = rows[0]["gateware_limit_ns"] if rows else float("nan")
-    main = [r for r in rows if r["board"] == rec.get("board", rows[0]["board"])]
-    soft = [r for r in rows if r not in main]
+    held = [r.get("sustained", True) for r in rows]
+    failed = [r for r, h in zip(rows, held) if not h]
+    main = [r for r, h in zip(rows, held) if h and r["board"] == rec.get("board", rows[0]["board"])]
+    soft = [r for r, h in zip(rows, held) if h and r not in main]
     best = min(main, key=lambda r: r["interval_ns"]) if main else None
     lines = []
+    if failed:                                  # the negative verdict comes first
+        lines.append("Not sustained: " + "; ".join(
+            f"{r['initiator']} on {r['board']}" + (f" (batch {r['batch']})" if r.get("batch") else "") +
+            f": {r.get('reason', 'no interval sustained')}" for r in failed) + ".")
     if best:
         lines.append(f"Fastest initiator on {best['board']}: {best['initiator']}, one event every "
                      f"{best['interval_ns']:.0f} ns sustained — {best['interval_ns'] / gw:.1f}x the gateware's "
                      f"{gw:.0f} ns limit" + (f"; the {soft[0]['board']} softcore sustains {soft[0]['interval_ns']:.0f} "
                                                f"ns ({soft[0]['interval_ns'] / best['interval_ns']:.1f}x slower)."
                                                if soft else "."))
-    binds = [f"{r['initiator']} ({r['board']}): {lm.get('binding', '?')}" for r, lm in zip(rows, lim)]
+    binds = [f"{r['initiator']} ({r['board']}): {lm.get('binding', 'not sustained' if not h else '?')}"
+             for r, lm, h in zip(rows, lim, held)]
     lines.append("Binds: " + "; ".join(binds) + (" (replays with one resource relaxed)." if rec.get("limits") else
                                                  " — not computed (write the report with --out)."))
-    labels = [f"{r['board']} {r['initiator']}" for r in rows]
-    traces = [Trace("hbar", [r["interval_ns"] for r in rows], list(range(len(rows))), name="sustained interval",
-                    color=PALETTE[0])]
+    labels = [f"{r['board']} {r['initiator']}" + ("" if h else " (not sustained)") for r, h in zip(rows, held)]
+    at = [i for i, h in enumerate(held) if h]         # a row not sustained has no bar
+    traces = [Trace("hbar", [rows[i]["interval_ns"] for i in at], at, name="sustained interval", color=PALETTE[0])]
     if rec.get("limits"):
-        traces.append(Trace("markers", [lm["relaxed_interval_ns"].get(lm["binding"], np.nan) for lm in lim],
-                            list(range(len(rows))), name="with the binding resource relaxed", color=PALETTE[2]))
+        traces.append(Trace("markers", [lim[i]["relaxed_interval_ns"].get(lim[i]["binding"], np.nan) for i in at],
+                            at, name="with the binding resource relaxed", color=PALETTE[2]))
     traces.append(Trace("line", [gw, gw], [-0.5, len(rows) - 0.5], name=f"gateware limit ({gw:.0f} ns)",
                         color=PALETTE[1]))
     figs = [Figure("intervals", "Sustained event interval per initiator (lower is better)",
                    "Shortest pulse period each initiator sustains without underflow (ns, bisected on the model), "
                    "the interval with its binding resource relaxed, and the gateware's one CRI write per "
-                   "cri_write_cycles limit.", "event interval (ns)",
+                   "cri_write_cycles limit; an initiator that sustains no interval has no bar.", "event interval (ns)",
                    [Row("", traces, y_ticks=labels)], x_log=True)]
     table = ("Initiators", ["board", "initiator", "interval (ns)", "x gateware", "binds", "relaxed (ns)",
                             "GP rd/ev", "GP wr/ev", "SEV/ev"],
-             [[r["board"], r["initiator"], f"{r['interval_ns']:.0f}", f"{r['interval_ns'] / gw:.1f}",
-               lm.get("binding", ""), ", ".join(f"{k} {v:.0f}" for k, v in lm.get("relaxed_interval_ns", {}).items()),
-               f"{r['gp_reads_per_event']:.2f}", f"{r['gp_writes_per_event']:.2f}", f"{r['sev_per_event']:.3f}"]
-              for r, lm in zip(rows, lim)])
+             [_table_row(r, lm, gw) for r, lm in zip(rows, lim)])
     facts = [Fact("gateware limit", gw, "ns", "one CRI write per cri_write_cycles RTIO clocks"),
              Fact("fastest", best["interval_ns"] if best else None, "ns", best["initiator"] if best else ""),
+             Fact("not sustained", len(failed), "", "initiators that sustain no interval"),
              Fact("ACPKI batch", rec.get("batch"), "events", "events per ACPKI batch")]
-    return View(title=f"sgdma rtio bench on {rec.get('board')}", headline=lines, ok=None, facts=facts,
-                figures=figs, tables=[table])
+    return View(title=f"sgdma rtio bench on {rec.get('board')}", headline=lines, ok=False if failed else None,
+                facts=facts, figures=figs, tables=[table])
+
+
+def _table_row(r: dict, lm: dict, gw: float) -> list:
+    if not r.get("sustained", True):
+        return [r["board"], r["initiator"], "not sustained", "", lm.get("binding", ""), "", "", "", ""]
+    return [r["board"], r["initiator"], f"{r['interval_ns']:.0f}", f"{r['interval_ns'] / gw:.1f}",
+            lm.get("binding", ""), ", ".join(f"{k} {v:.0f}" for k, v in lm.get("relaxed_interval_ns", {}).items()),
+            f"{r['gp_reads_per_event']:.2f}", f"{r['gp_writes_per_event']:.2f}", f"{r['sev_per_event']:.3f}"]
 
 
 def _demo(rec: dict) -> View:

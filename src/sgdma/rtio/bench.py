@@ -15,14 +15,24 @@ from sgdma.rtio.core import Core
 from sgdma.rtio.dma import CoreDMA
 
 INITIATORS = ("csr", "acp", "acp-batch", "fifo")
+HI_MAX_MU = 1 << 22                         # the longest interval the bisection tries before giving up
 
 
-def _bisect(ok, hi_start: int = 16, hi_max: int = 1 << 22) -> int:
+class NotSustained(RuntimeError):
+    """The bisection found no sustained interval: a negative result of the bench, not a failure while running.
+    ``row``: kernel_interval's row saying so (the initiator and its parameters), else None."""
+
+    def __init__(self, msg: str, row: dict | None = None):
+        super().__init__(msg)
+        self.row = row
+
+
+def _bisect(ok, hi_start: int = 16, hi_max: int = HI_MAX_MU) -> int:
     hi = hi_start
     while not ok(hi):
         hi *= 2
         if hi > hi_max:
-            raise RuntimeError(f"no interval up to {hi_max} mu is sustained")
+            raise NotSustained(f"no interval up to {hi_max} mu is sustained")
     lo = 0                                  # invariant: ok(hi), not ok(lo) (0 is never sustained)
     while hi - lo > 1:
         mid = (lo + hi) // 2
@@ -35,7 +45,8 @@ def _bisect(ok, hi_start: int = 16, hi_max: int = 1 << 22) -> int:
 
 def kernel_interval(board, initiator: str, events: int = 4000, slack_mu: int = 2000, batch: int = 64,
                     channel: int = 0) -> dict:
-    """Sustained interval of kernel submission through `initiator` (csr, acp, acp-batch, fifo)."""
+    """Sustained interval of kernel submission through `initiator` (csr, acp, acp-batch, fifo).  Raises
+    NotSustained, with the row saying so, when no interval up to HI_MAX_MU is."""
     if initiator not in INITIATORS:
         raise ValueError(f"initiator {initiator!r}: choose one of {', '.join(INITIATORS)}")
     core = Core(board, initiator, batch_capacity=max(batch + 2, 2))
@@ -56,16 +67,24 @@ def kernel_interval(board, initiator: str, events: int = 4000, slack_mu: int = 2
         last[interval] = (r, port.counters())
         return r["status"] == 0
 
-    best = _bisect(ok)
+    params = {"initiator": initiator, "board": board.name, "batch": batch if initiator == "acp-batch" else None,
+              "events": events, "slack_mu": slack_mu, "gateware_limit_ns": gateware_limit_ns(board)}
+    try:
+        best = _bisect(ok)
+    except NotSustained as e:
+        port.set_logging(True)
+        why = str(e) + (f": the kernel starts {slack_mu} mu ahead and submits a batch only when all {batch} events "
+                        f"are written, so the first ones underflow" if initiator == "acp-batch" else "")
+        raise NotSustained(why, {**params, "sustained": False, "interval_mu": None, "interval_ns": None,
+                                 "searched_up_to_mu": HI_MAX_MU, "reason": why}) from None
     r, c = last[best]
     mu_ns = core.ref_period * 1e9
     n = max(r["events"], 1)
     port.set_logging(True)
-    return {"initiator": initiator, "board": board.name, "interval_mu": best, "interval_ns": best * mu_ns,
+    return {**params, "sustained": True, "interval_mu": best, "interval_ns": best * mu_ns,
             "resolution_mu": slack_mu / events, "submit_ns_per_event": (r["t1_ps"] - r["t0_ps"]) / 1e3 / n,
             "gp_reads_per_event": c["gp_reads"] / n, "gp_writes_per_event": c["gp_writes"] / n,
-            "sev_per_event": c["sevs"] / n, "credit_refreshes": c["credit_refreshes"],
-            "gateware_limit_ns": gateware_limit_ns(board)}
+            "sev_per_event": c["sevs"] / n, "credit_refreshes": c["credit_refreshes"]}
 
 
 def _acp_args(core: Core) -> tuple:

@@ -18,7 +18,8 @@ WHY = {"gateware": "the RTIO core accepts one CRI write per cri_write_cycles of 
        "kernel CPU": "the kernel's own instructions per event (output call, cursor arithmetic) on the CPU",
        "GP port": "uncached CSR loads and stores of each event over the GP port",
        "ACP": "the ACP round trips of the event's hand-off and the reply poll",
-       "none": "no relaxation shortened it by 3 % (the interval is at the bisection's resolution)"}
+       "none": "no relaxation shortened it by 3 % (the interval is at the bisection's resolution)",
+       "not sustained": "no interval is sustained, so there is nothing to relax"}
 
 
 def _options(preset: str, relax: dict) -> dict:
@@ -46,5 +47,6 @@ def binding(preset: str, initiator: str, interval_ns: float, batch: int = 64) ->
 
 
 def analyse(rows: list[dict], batch: int = 64) -> list[dict]:
-    """One binding per bench row (board preset, initiator, interval_ns)."""
-    return [binding(r["board"], r["initiator"], r["interval_ns"], batch) for r in rows]
+    """One binding per bench row (board preset, initiator, interval_ns); none replayed for a row not sustained."""
+    return [binding(r["board"], r["initiator"], r["interval_ns"], batch) if r.get("sustained", True) else
+            {"binding": "not sustained", "why": WHY["not sustained"], "relaxed_interval_ns": {}} for r in rows]
